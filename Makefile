@@ -1,0 +1,80 @@
+# quizc + labrun — one build.
+#
+#   make            build/quizc, build/labrun
+#   make demo       install missing packages (as root), build, compile the seed quiz, run labs
+#   make test       install missing packages, then every test: plain, then under ASan+UBSan
+#   make bench      benchmarks (build/bench/results.json)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Module fragments live in mk/*.mk; each appends to the lists below.
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
+FLEX     ?= flex
+BISON    ?= bison
+VERSION  := 0.1.0
+
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS += -D_GNU_SOURCE -DQZ_VERSION='"$(VERSION)"' -Igrammar -I$(BUILD)/gen -Icompiler -Iruntime
+ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS)
+LDLIBS   += -lm -lpthread
+
+# SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer, every finding fatal.
+ifeq ($(SAN),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+LDFLAGS  += $(SAN_FLAGS)
+
+PKG_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
+
+# Lists filled in by the fragments.
+LIBQZ_SRCS   :=
+QUIZC_SRCS   :=
+LABRUN_SRCS  :=
+TEST_BINS    :=
+CHECK_STEPS  :=
+
+.PHONY: all demo test check check-unit deps install clean bench
+all:
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+# $(call criterion_test,NAME,SOURCES,PREREQS,EXTRA_LIBS): build/tests/NAME, a Criterion binary.
+define criterion_test
+TEST_BINS += $$(BUILD)/tests/$(1)
+$$(BUILD)/tests/$(1): $$(call obj,$(2)) $(3)
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS) $$^ -o $$@ -lcriterion $(4) $$(LDLIBS)
+endef
+
+include mk/grammar.mk
+include $(wildcard mk/compiler.mk mk/scorm.mk mk/runtime.mk mk/labs.mk mk/gpu.mk mk/mpi.mk mk/fuzz.mk mk/bench.mk)
+
+$(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# Every test binary and test step; prints one closing line "N passed, N failed".
+check: all $(TEST_BINS)
+	@scripts/run-tests.sh $(TEST_BINS) $(CHECK_STEPS)
+
+# The test command of the README: packages, then the suite plain and sanitized.
+test: deps
+	$(MAKE) check
+	$(MAKE) BUILD=build/san SAN=1 OPT=-O1 check
+
+# Missing Debian packages: installed when root, otherwise the apt-get line is printed.
+deps:
+	@scripts/deps.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,54 @@
+/*
+ * emit.h — output formats of quizc.  Every emitter renders a checked course
+ * into memory; writing it to disk (atomically) is output.c's job, so the same
+ * emitters serve the CLI, the tests and the fuzzer.
+ */
+#ifndef QZ_EMIT_H
+#define QZ_EMIT_H
+
+#include <stddef.h>
+
+#include "qz.h"
+
+/* A growable byte buffer.  Owned by whoever declared it; free with membuf_free. */
+struct membuf {
+    unsigned char *data;
+    size_t len, cap;
+};
+void membuf_append(struct membuf *b, const void *p, size_t n);
+void membuf_free(struct membuf *b);
+
+/* A set of files (for packages): names relative to the package root. */
+struct emit_file {
+    char *name;                 /* "imsmanifest.xml", "player/app.js", ... */
+    struct membuf body;
+};
+struct emit_files {
+    VEC(struct emit_file) files;
+};
+void emit_files_add(struct emit_files *fs, const char *name, const void *p, size_t n);
+void emit_files_free(struct emit_files *fs);
+
+enum scorm_version { SCORM_12, SCORM_2004 };
+
+struct emit_opts {
+    enum scorm_version scorm;   /* default SCORM_12 */
+};
+
+/*
+ * The course document (compiler/course.xsd): deterministic bytes for the same
+ * input.  Returns 0, or -1 after reporting to d (a character XML 1.0 forbids).
+ */
+int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d);
+
+/*
+ * The SCORM package as files: imsmanifest.xml, course.xml and the player.
+ * Returns 0, or -1 after reporting to d.
+ */
+int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
+                     struct emit_files *out, struct diag *d);
+
+/* Zip the files, sorted by name, with fixed timestamps (byte-identical output). */
+int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d);
+
+#endif

@@ -1,0 +1,309 @@
+/*
+ * ast.h — the syntax tree of .qz files (quizzes, included question files and
+ * lab manifests).  Shared by quizc and labrun through libqz.
+ *
+ * Ownership: every tree is owned by its root (struct ast_file); free it with
+ * ast_file_free().  Strings in the tree are heap copies owned by the node that
+ * holds them.  Locations point into a struct source owned by the struct diag
+ * that read it, so a tree must not outlive its diag.
+ */
+#ifndef QZ_AST_H
+#define QZ_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "loc.h"
+
+/* A growable array of T: items, count, capacity.  Push with VEC_PUSH. */
+#define VEC(T) struct { T *items; size_t n, cap; }
+
+/* ---- Markdown subset ---------------------------------------------------- */
+
+enum md_span_kind {
+    MD_PLAIN,       /* literal text */
+    MD_CODE,        /* `code` */
+    MD_EM,          /* *emphasis* */
+    MD_STRONG,      /* **strong** */
+    MD_BREAK,       /* a line break inside a paragraph; text is NULL */
+};
+
+struct md_span {
+    enum md_span_kind kind;
+    char *text;     /* UTF-8, unescaped; NULL for MD_BREAK */
+};
+
+enum md_block_kind {
+    MD_PARAGRAPH,   /* spans */
+    MD_CODEBLOCK,   /* ``` fenced ```: code */
+};
+
+struct md_block {
+    enum md_block_kind kind;
+    VEC(struct md_span) spans;  /* MD_PARAGRAPH */
+    char *info;                 /* MD_CODEBLOCK: the word after ```, or NULL */
+    char *code;                 /* MD_CODEBLOCK: the lines, verbatim */
+};
+
+struct md_doc {
+    VEC(struct md_block) blocks;
+};
+
+/* ---- Localized text ----------------------------------------------------- */
+
+/* One string of a TEXT: the raw (unescaped) string and its parsed Markdown. */
+struct ast_tr {
+    char *lang;             /* BCP 47 tag, or NULL for a language-neutral string */
+    char *raw;              /* the string value after escapes and """ dedent */
+    struct md_doc doc;      /* raw parsed as the Markdown subset */
+    struct src_loc loc;     /* the string literal (or "tag: string" entry) */
+};
+
+/* TEXT: one neutral string, or a { lang: "..." ... } block. */
+struct ast_text {
+    VEC(struct ast_tr) trs; /* in source order */
+    bool neutral;           /* written as a single string, not a block */
+    struct src_loc loc;
+};
+
+/* ---- Values used by lab parameters and expectations --------------------- */
+
+enum ast_value_kind {
+    VAL_NUMBER,             /* 4, 0.25, 1e-3, 70e9, 75% */
+    VAL_IDENT,              /* gpipe, fp32 */
+    VAL_STRING,             /* "text" */
+    VAL_BOOL,               /* true, false */
+};
+
+struct ast_value {
+    enum ast_value_kind kind;
+    double num;             /* VAL_NUMBER: the value (75% is stored as 75) */
+    bool percent;           /* VAL_NUMBER written with % */
+    bool integral;          /* VAL_NUMBER written without '.', exponent or % */
+    char *str;              /* VAL_IDENT, VAL_STRING: the text; VAL_NUMBER: the lexeme */
+    bool boolean;           /* VAL_BOOL */
+    struct src_loc loc;
+};
+
+/* ---- Lab references in questions ---------------------------------------- */
+
+struct ast_arg {            /* name = value inside lab NAME ( ... ) */
+    char *name;
+    struct ast_value value;
+    struct src_loc loc;     /* the name */
+};
+
+enum ast_cmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_WITHIN };
+
+/* expect METRIC OP VALUE   |   expect METRIC within TOL of (VALUE | answer) */
+struct ast_expect {
+    char *metric;
+    struct src_loc metric_loc;
+    enum ast_cmp op;
+    struct ast_value value;     /* right-hand side; unused when of_answer */
+    struct ast_value tolerance; /* CMP_WITHIN only */
+    bool of_answer;             /* CMP_WITHIN ... of answer */
+    struct src_loc loc;         /* the whole expect statement */
+};
+
+struct ast_labdef;
+
+/* lab NAME ( args ) expect ... */
+struct ast_labref {
+    char *name;
+    struct src_loc name_loc;
+    VEC(struct ast_arg) args;
+    VEC(struct ast_expect) expects;
+    struct src_loc loc;
+    const struct ast_labdef *def;   /* set by lab resolution; borrowed */
+};
+
+/* snippet LAB:REGION */
+struct ast_snippet {
+    char *lab, *region;
+    struct src_loc loc;
+    char *code;             /* set by lab resolution: the region's lines */
+    char *file;             /* set by lab resolution: file relative to the lab dir */
+};
+
+/* ---- Questions ---------------------------------------------------------- */
+
+enum ast_qkind { Q_SINGLE, Q_MULTIPLE, Q_TRUEFALSE, Q_NUMERIC, Q_TEXT };
+
+struct ast_choice {
+    bool correct;
+    struct ast_text *text;
+    struct ast_text *because;   /* per-choice feedback, or NULL */
+    struct src_loc loc;         /* the correct/wrong keyword */
+};
+
+enum ast_numkind {
+    NUM_EXACT,              /* answer 42 */
+    NUM_TOLERANCE,          /* answer 0.2727 within 0.01 */
+    NUM_RANGE,              /* answer 0.26..0.29 */
+};
+
+struct ast_numeric {
+    enum ast_numkind kind;
+    struct ast_value value;     /* NUM_EXACT, NUM_TOLERANCE */
+    struct ast_value tolerance; /* NUM_TOLERANCE */
+    struct ast_value lo, hi;    /* NUM_RANGE */
+};
+
+struct ast_question {
+    enum ast_qkind kind;
+    char *id;
+    struct src_loc loc;         /* the kind keyword */
+    struct src_loc id_loc;
+    struct ast_text *prompt;    /* NULL if missing (an error) */
+    struct ast_text *explain;   /* or NULL */
+    double points;              /* default 1 */
+    struct src_loc points_loc;
+
+    VEC(struct ast_choice) choices; /* Q_SINGLE, Q_MULTIPLE */
+
+    bool tf_answer;             /* Q_TRUEFALSE */
+    bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
+    struct src_loc answer_loc;
+
+    struct ast_numeric numeric; /* Q_NUMERIC */
+    struct ast_text *unit;      /* Q_NUMERIC, or NULL */
+
+    VEC(struct ast_tr) accept;  /* Q_TEXT: accepted answers (lang NULL) */
+
+    VEC(struct ast_labref) labs;
+    VEC(struct ast_snippet) snippets;
+};
+
+/* ---- Quiz --------------------------------------------------------------- */
+
+enum ast_feedback { FEEDBACK_IMMEDIATE, FEEDBACK_ON_SUBMIT, FEEDBACK_NEVER };
+enum ast_shuffle { SHUFFLE_NONE, SHUFFLE_CHOICES, SHUFFLE_QUESTIONS, SHUFFLE_ALL };
+
+struct ast_lang {
+    char *tag;
+    struct src_loc loc;
+};
+
+struct ast_include {
+    char *path;                 /* as written, relative to the including file */
+    struct src_loc loc;
+    struct ast_file *file;      /* set by the loader: the included file; owned */
+};
+
+/*
+ * A body item keeps questions and includes in source order, so that the
+ * loader can splice included questions where the include stood.
+ */
+struct ast_item {
+    struct ast_question *question;  /* exactly one of question / include */
+    struct ast_include *include;
+};
+
+struct ast_quiz {
+    char *id;
+    struct src_loc loc, id_loc;
+    struct ast_text *title;         /* NULL if missing (an error) */
+    struct ast_text *intro;         /* or NULL */
+    VEC(struct ast_lang) langs;     /* empty: a single-language quiz */
+    struct src_loc langs_loc;
+    enum ast_feedback feedback;
+    enum ast_shuffle shuffle;
+    double passing;                 /* percent, 0..100; default 80 */
+    struct src_loc passing_loc;
+    bool has_passing;
+};
+
+/* ---- Lab manifests ------------------------------------------------------ */
+
+enum ast_ptype {
+    PARAM_INT,      /* default and range are integers: in 1..64 */
+    PARAM_REAL,     /* a range with a non-integer end or default: in 0.0..1.0 */
+    PARAM_ENUM,     /* in naive|gpipe|1f1b */
+    PARAM_BOOL,     /* default true/false, no range */
+    PARAM_STRING,   /* default "text", no range */
+};
+
+struct ast_param {
+    char *name;
+    enum ast_ptype type;
+    struct ast_value def;       /* default */
+    double lo, hi;              /* PARAM_INT, PARAM_REAL */
+    VEC(char *) choices;        /* PARAM_ENUM */
+    char *help;                 /* or NULL */
+    struct src_loc loc;
+};
+
+struct ast_metric {
+    char *name;
+    char *help;                 /* or NULL */
+    char *unit;                 /* optional: metric NAME "help" unit "ms" */
+    struct src_loc loc;
+};
+
+struct ast_labdef {
+    char *name;
+    struct src_loc loc, name_loc;
+    struct ast_text *title;
+    struct ast_text *summary;       /* or NULL */
+    VEC(struct ast_param) params;
+    VEC(struct ast_metric) metrics;
+    char *dir;                      /* set by the loader: the lab's folder */
+};
+
+/* ---- A parsed file ------------------------------------------------------ */
+
+struct ast_file {
+    const struct source *src;
+    struct ast_quiz *quiz;          /* a quiz file, or NULL */
+    struct ast_labdef *lab;         /* a lab manifest, or NULL */
+    VEC(struct ast_item) items;     /* the quiz's (or an included file's) questions and includes */
+};
+
+/* Constructors and destructors.  *_free(NULL) is a no-op. */
+struct ast_file *ast_file_new(const struct source *src);
+void ast_file_free(struct ast_file *f);
+struct ast_text *ast_text_new(void);
+void ast_text_free(struct ast_text *t);
+struct ast_question *ast_question_new(enum ast_qkind kind);
+void ast_question_free(struct ast_question *q);
+struct ast_quiz *ast_quiz_new(void);
+void ast_quiz_free(struct ast_quiz *q);
+struct ast_labdef *ast_labdef_new(void);
+void ast_labdef_free(struct ast_labdef *l);
+void ast_value_clear(struct ast_value *v);
+void ast_tr_clear(struct ast_tr *tr);
+void ast_labref_clear(struct ast_labref *r);
+void md_doc_clear(struct md_doc *d);
+
+/* Names used in messages and output: "single", "numeric", "gpipe", "<=", ... */
+const char *ast_qkind_name(enum ast_qkind k);
+const char *ast_feedback_name(enum ast_feedback f);
+const char *ast_shuffle_name(enum ast_shuffle s);
+const char *ast_cmp_name(enum ast_cmp c);
+const char *ast_ptype_name(enum ast_ptype t);
+
+/*
+ * The text of t in lang: the entry tagged lang, else the neutral string,
+ * else the first entry.  Borrowed; NULL when t is NULL or empty.
+ */
+const struct ast_tr *ast_text_get(const struct ast_text *t, const char *lang);
+
+/* Parse the Markdown subset of raw into d (d is cleared first). */
+void md_parse(const char *raw, struct md_doc *d);
+
+/* Push x onto a VEC, growing it; aborts on out-of-memory. */
+#define VEC_PUSH(v, x)                                                        \
+    do {                                                                      \
+        if ((v).n == (v).cap) {                                               \
+            (v).cap = (v).cap ? 2 * (v).cap : 4;                              \
+            (v).items = xrealloc((v).items, (v).cap * sizeof *(v).items);     \
+        }                                                                     \
+        (v).items[(v).n++] = (x);                                             \
+    } while (0)
+
+#define VEC_FREE(v) do { free((v).items); (v).items = NULL; (v).n = (v).cap = 0; } while (0)
+
+#include "util.h"
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * diag.h — diagnostics: the one way errors are reported.
+ *
+ *     file:line:col: error: message
+ *         source line
+ *         ^~~~~~
+ *
+ * Every error is counted; callers go on after reporting (recovery), and the
+ * tool's exit status comes from diag_errors().
+ */
+#ifndef QZ_DIAG_H
+#define QZ_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "loc.h"
+
+enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
+
+struct diag {
+    FILE *out;              /* where messages go (stderr by default); NULL: nowhere */
+    bool color;             /* ANSI colours (set when out is a terminal) */
+    int errors, warnings;
+    struct source **sources;/* every source read; owned */
+    size_t nsources;
+    /* Optional hook: called for every diagnostic (tests record them). */
+    void (*hook)(void *ctx, enum diag_level, const struct src_loc *, const char *msg);
+    void *hook_ctx;
+};
+
+/* A diag that prints to out (NULL: silent). */
+struct diag *diag_new(FILE *out);
+/* Frees the diag and every source it holds. */
+void diag_free(struct diag *d);
+
+/*
+ * Register a source.  Takes ownership of text (which must have len bytes and
+ * a NUL after them).  The returned source lives until diag_free.
+ */
+const struct source *diag_add_source(struct diag *d, const char *path, char *text, size_t len);
+
+/*
+ * Read path into a new source.  On failure reports "cannot read PATH: reason"
+ * at `at` (or with no location when at is NULL) and returns NULL.
+ */
+const struct source *diag_read_source(struct diag *d, const char *path, const struct src_loc *at);
+
+/* Report at loc (NULL: no location; the message starts with the program name instead). */
+void diag_report(struct diag *d, enum diag_level level, const struct src_loc *loc,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
+                  const char *fmt, va_list ap);
+
+#define diag_error(d, loc, ...)   diag_report((d), DIAG_ERROR, (loc), __VA_ARGS__)
+#define diag_warning(d, loc, ...) diag_report((d), DIAG_WARNING, (loc), __VA_ARGS__)
+#define diag_note(d, loc, ...)    diag_report((d), DIAG_NOTE, (loc), __VA_ARGS__)
+
+static inline int diag_errors(const struct diag *d) { return d->errors; }
+
+/* "2 errors generated." etc. to d->out, when there were any. */
+void diag_summary(struct diag *d);
+
+/* The program name used for location-less messages ("quizc"). */
+extern const char *diag_progname;
+
+#endif

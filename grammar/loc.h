@@ -1,0 +1,29 @@
+/*
+ * loc.h — source files and locations in them.
+ */
+#ifndef QZ_LOC_H
+#define QZ_LOC_H
+
+#include <stddef.h>
+
+/* A source file read into memory.  Owned by the struct diag that read it. */
+struct source {
+    char *path;             /* as given on the command line or resolved include path */
+    char *text;             /* the bytes, NUL-terminated (a NUL inside is an error) */
+    size_t len;
+};
+
+/*
+ * A span in a source.  Lines and columns count from 1; columns count
+ * characters (UTF-8 code points, a tab is one), not bytes.  end_* is the last
+ * character of the span (inclusive), as Bison's locations are.  off is the
+ * byte offset of the first character.
+ */
+struct src_loc {
+    const struct source *src;
+    int line, col;
+    int end_line, end_col;
+    size_t off;
+};
+
+#endif

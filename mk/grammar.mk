@@ -1,0 +1,25 @@
+# libqz: lexer, parser, AST, diagnostics, loader (shared by quizc and labrun).
+
+GEN_HEADERS := $(BUILD)/gen/quiz.tab.h $(BUILD)/gen/lex.yy.h
+LIBQZ_SRCS  += grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c
+LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
+LIBQZ       := $(BUILD)/libqz.a
+
+$(BUILD)/gen/quiz.tab.c $(BUILD)/gen/quiz.tab.h: grammar/quiz.y
+	@mkdir -p $(@D)
+	$(BISON) -Wall -Werror --defines=$(BUILD)/gen/quiz.tab.h -o $(BUILD)/gen/quiz.tab.c $<
+
+$(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h: grammar/quiz.l $(BUILD)/gen/quiz.tab.h
+	@mkdir -p $(@D)
+	$(FLEX) --header-file=$(BUILD)/gen/lex.yy.h -o $(BUILD)/gen/lex.yy.c $<
+
+# Generated code is not held to our warning set.
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(CFLAGS) $(SAN_FLAGS) -Wno-unused-function -c $< -o $@
+
+LIBQZ_OBJS := $(call obj,$(LIBQZ_SRCS)) $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(LIBQZ_GEN))
+
+$(LIBQZ): $(LIBQZ_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
