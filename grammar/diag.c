@@ -1,0 +1,175 @@
+/*
+ * diag.c — every diagnostic goes through here: location, level, message, the
+ * source line with a caret under the span, and a count.
+ */
+#include "diag.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char *diag_progname = "quizc";
+
+struct diag *diag_new(FILE *out)
+{
+    struct diag *d = xcalloc(1, sizeof *d);
+    d->out = out;
+    d->color = out && isatty(fileno(out)) && !getenv("NO_COLOR");
+    return d;
+}
+
+void diag_free(struct diag *d)
+{
+    if (!d) return;
+    for (size_t i = 0; i < d->nsources; i++) {
+        free(d->sources[i]->path);
+        free(d->sources[i]->text);
+        free(d->sources[i]);
+    }
+    free(d->sources);
+    free(d);
+}
+
+const struct source *diag_add_source(struct diag *d, const char *path, char *text, size_t len)
+{
+    struct source *s = xmalloc(sizeof *s);
+    s->path = xstrdup(path);
+    s->text = text;
+    s->len = len;
+    d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
+    d->sources[d->nsources++] = s;
+    return s;
+}
+
+const struct source *diag_read_source(struct diag *d, const char *path, const struct src_loc *at)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        diag_error(d, at, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    return diag_add_source(d, path, text, len);
+}
+
+static const char *level_name[] = {
+    [DIAG_ERROR] = "error", [DIAG_WARNING] = "warning", [DIAG_NOTE] = "note",
+};
+static const char *level_color[] = {
+    [DIAG_ERROR] = "\033[1;31m", [DIAG_WARNING] = "\033[1;35m", [DIAG_NOTE] = "\033[1;36m",
+};
+
+/* Bytes of the line holding offset off: [*start, *end), without its line break. */
+static void line_bounds(const struct source *s, size_t off, size_t *start, size_t *end)
+{
+    if (off > s->len) off = s->len;
+    size_t a = off;
+    while (a > 0 && s->text[a - 1] != '\n' && s->text[a - 1] != '\r') a--;
+    size_t b = off;
+    while (b < s->len && s->text[b] != '\n' && s->text[b] != '\r') b++;
+    *start = a;
+    *end = b;
+}
+
+/*
+ * Print the source line (tabs expanded, bytes that are not valid UTF-8 or are
+ * control characters shown as '?') and return, through *caret_at and
+ * *caret_len, the display columns of characters col..end_col.
+ */
+static void show_line(FILE *out, const char *p, size_t n, int col, int end_col,
+                      int *caret_at, int *caret_len)
+{
+    int ch = 1, disp = 0, first = -1, last = -1;
+    fputs("    ", out);
+    size_t i = 0;
+    while (i < n) {
+        size_t bad = utf8_check(p + i, n - i);
+        size_t clen = 1;
+        unsigned char c = (unsigned char)p[i];
+        if (ch == col) first = disp;
+        if (bad == 0) {
+            fputc('?', out);
+            disp++;
+        } else if (c == '\t') {
+            int to = (disp / 8 + 1) * 8;
+            while (disp < to) { fputc(' ', out); disp++; }
+        } else if (c < 0x20 || c == 0x7F) {
+            fputc('?', out);
+            disp++;
+        } else {
+            while (i + clen < n && ((unsigned char)p[i + clen] & 0xC0) == 0x80) clen++;
+            fwrite(p + i, 1, clen, out);
+            disp++;
+        }
+        if (ch == end_col) last = disp;
+        i += clen;
+        ch++;
+    }
+    fputc('\n', out);
+    if (first < 0) first = disp;            /* the span starts at the line's end */
+    if (last <= first) last = first + 1;
+    *caret_at = first;
+    *caret_len = last - first;
+}
+
+void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
+                  const char *fmt, va_list ap)
+{
+    if (level == DIAG_ERROR) d->errors++;
+    if (level == DIAG_WARNING) d->warnings++;
+
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *msg = xmalloc((size_t)n + 1);
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+
+    if (d->hook) d->hook(d->hook_ctx, level, loc, msg);
+    FILE *out = d->out;
+    if (out) {
+        const char *bold = d->color ? "\033[1m" : "", *reset = d->color ? "\033[0m" : "";
+        const char *lc = d->color ? level_color[level] : "";
+        if (loc && loc->src)
+            fprintf(out, "%s%s:%d:%d: %s%s%s: %s%s\n", bold, loc->src->path, loc->line, loc->col,
+                    lc, level_name[level], reset, bold, msg);
+        else
+            fprintf(out, "%s%s: %s%s%s: %s%s\n", bold, diag_progname, lc, level_name[level],
+                    reset, bold, msg);
+        fputs(reset, out);
+        if (loc && loc->src && loc->line > 0) {
+            size_t a, b;
+            line_bounds(loc->src, loc->off, &a, &b);
+            int end_col = loc->end_line == loc->line ? loc->end_col : loc->col;
+            int at, len;
+            show_line(out, loc->src->text + a, b - a, loc->col, end_col, &at, &len);
+            fprintf(out, "    %*s%s^", at, "", d->color ? level_color[DIAG_NOTE] : "");
+            for (int k = 1; k < len; k++) fputc('~', out);
+            fprintf(out, "%s\n", reset);
+        }
+    }
+    free(msg);
+}
+
+void diag_report(struct diag *d, enum diag_level level, const struct src_loc *loc,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(d, level, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diag_summary(struct diag *d)
+{
+    if (!d->out || (!d->errors && !d->warnings)) return;
+    if (d->errors && d->warnings)
+        fprintf(d->out, "%d error%s and %d warning%s generated.\n", d->errors,
+                d->errors == 1 ? "" : "s", d->warnings, d->warnings == 1 ? "" : "s");
+    else if (d->errors)
+        fprintf(d->out, "%d error%s generated.\n", d->errors, d->errors == 1 ? "" : "s");
+    else
+        fprintf(d->out, "%d warning%s generated.\n", d->warnings, d->warnings == 1 ? "" : "s");
+}

@@ -1,0 +1,145 @@
+/*
+ * util.c — allocation that never fails silently, file reading, UTF-8.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void out_of_memory(void)
+{
+    fputs("out of memory\n", stderr);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) out_of_memory();
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) out_of_memory();
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = xmalloc((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    return p;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return NULL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) buf = xrealloc(buf, cap *= 2);
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f) ? errno : 0;
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = err ? err : EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+int utf8_width(const char *s, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) w++;
+    return w;
+}
+
+size_t utf8_check(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = u[i];
+        if (c < 0x80) { i++; continue; }
+        size_t len;
+        unsigned cp, min;
+        if (c >= 0xC2 && c <= 0xDF)      { len = 2; cp = c & 0x1F; min = 0x80; }
+        else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; min = 0x800; }
+        else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; min = 0x10000; }
+        else return i;                          /* stray continuation, C0/C1, F5.. */
+        if (i + len > n) return i;
+        for (size_t k = 1; k < len; k++) {
+            if ((u[i + k] & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (u[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += len;
+    }
+    return n;
+}
+
+int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return 1 << 20;  /* names that long are no near miss */
+    int row[65];
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
