@@ -72,6 +72,17 @@ test: deps
 	$(MAKE) check
 	$(MAKE) BUILD=build/san SAN=1 OPT=-O1 check
 
+# The main job: packages, build, compile the seed quiz, run two labs on CPU ranks.
+DEMO := $(BUILD)/demo
+demo: deps
+	$(MAKE) all
+	@mkdir -p $(DEMO)
+	$(BUILD)/quizc quizzes/paralelisme.qz -o $(DEMO)/paralelisme.xml
+	$(BUILD)/quizc quizzes/paralelisme.qz -o $(DEMO)/paralelisme.zip
+	$(BUILD)/labrun labs/bubble --stages 4 --microbatches 8 --schedule gpipe --svg $(DEMO)/bubble.svg
+	$(BUILD)/labrun labs/tensor-split --mode mlp --ranks 4
+	@echo "demo: course in $(DEMO)/paralelisme.xml, SCORM package $(DEMO)/paralelisme.zip, schedule $(DEMO)/bubble.svg"
+
 # Missing Debian packages: installed when root, otherwise the apt-get line is printed.
 deps:
 	@scripts/deps.sh
