@@ -40,6 +40,7 @@ QUIZC_SRCS   :=
 LABRUN_SRCS  :=
 TEST_BINS    :=
 CHECK_STEPS  :=
+TEST_EXTRA   :=   # further targets `make test` runs after the suites (memcheck, tsan)
 
 .PHONY: all demo test check check-unit deps install clean bench
 all:
@@ -71,6 +72,7 @@ check: all $(TEST_BINS)
 test: deps
 	$(MAKE) check
 	$(MAKE) BUILD=build/san SAN=1 OPT=-O1 check
+	$(if $(TEST_EXTRA),$(MAKE) $(TEST_EXTRA))
 
 # The main job: packages, build, compile the seed quiz, run two labs on CPU ranks.
 DEMO := $(BUILD)/demo
