@@ -1,0 +1,52 @@
+/*
+ * backend.h — where ranks run: the table behind `--backend cpu|cuda|mpi`.
+ *
+ * A backend starts the ranks of a run and gives each its communicator and
+ * device.  The table lives in backend.c; a backend the build could not
+ * include is still listed, with the reason, so `--backend cuda` on a build
+ * without nvcc says "backend cuda is not built in: ..." and exits 2.
+ */
+#ifndef RT_BACKEND_H
+#define RT_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "comm.h"
+#include "dev.h"
+
+/* The code run on every rank: its rank, the rank count, its comm and device (borrowed). */
+typedef int (*backend_body)(int rank, int nranks, struct comm *comm, struct dev *dev, void *arg);
+
+struct backend {
+    const char *name;           /* "cpu", "cuda", "mpi" */
+    const char *summary;        /* one line for --help and the report */
+    const char *absent;         /* NULL when built in; else why not ("built without nvcc") */
+    /*
+     * Whether this machine can run it now (a GPU is there, ...).  0, or -1
+     * with the reason (the driver's own words) in why.  NULL: always.
+     */
+    int (*available)(char *why, size_t n);
+    /*
+     * Run body on each of the nranks ranks this process hosts (all of them
+     * for threads; its own for MPI) and wait for them.  Returns 0 when every
+     * body returned 0, else -1.
+     */
+    int (*launch)(int nranks, backend_body body, void *arg);
+    /* Whether this process prints the report (MPI: world rank 0).  NULL: yes. */
+    bool (*is_root)(void);
+};
+
+/* Every backend, built in or not, NULL-terminated; the first is the default. */
+extern const struct backend *const backend_table[];
+
+/* The backend called name, or NULL when there is no such name at all. */
+const struct backend *backend_find(const char *name);
+
+/* "cpu|cuda|mpi". */
+const char *backend_names(void);
+
+/* ---- The cpu backend (backend_cpu.c): a thread per rank, threads comm, cpu device ---- */
+extern const struct backend backend_cpu;
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * check.h — the one set of check macros for CUDA, cuBLAS, NCCL and MPI calls.
+ *
+ * Each macro evaluates its call once; on failure it prints
+ *     FILE:LINE: error: LIB call `CALL` failed: REASON
+ * where REASON is the library's own error string, then ends the process with
+ * status 1 (MPI_CHECK aborts the whole MPI job, so no rank is left waiting).
+ * They are statements, never expressions: do not put them inside assert, which
+ * NDEBUG would compile away together with the call.
+ *
+ * Include the library's header before this one; a macro is only usable where
+ * the library it names is.  Works from C and from CUDA C++.
+ */
+#ifndef RT_CHECK_H
+#define RT_CHECK_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Print the failure in the format above (to stderr), nothing else.  detail,
+ * when not NULL or empty, is appended in parentheses (NCCL's last-error text).
+ */
+void check_report(const char *lib, const char *call, const char *file, int line,
+                  const char *reason, const char *detail);
+
+/* check_report, then exit(1). */
+__attribute__((noreturn))
+void check_fail(const char *lib, const char *call, const char *file, int line,
+                const char *reason, const char *detail);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define CUDA_CHECK(call) do { \
+        cudaError_t chk_e_ = (call); \
+        if (chk_e_ != cudaSuccess) \
+            check_fail("CUDA", #call, __FILE__, __LINE__, cudaGetErrorString(chk_e_), NULL); \
+    } while (0)
+
+#define CUBLAS_CHECK(call) do { \
+        cublasStatus_t chk_s_ = (call); \
+        if (chk_s_ != CUBLAS_STATUS_SUCCESS) \
+            check_fail("cuBLAS", #call, __FILE__, __LINE__, cublasGetStatusString(chk_s_), NULL); \
+    } while (0)
+
+/* ncclGetLastError(NULL) adds NCCL's detail ("peer 3 unreachable") to the code's name. */
+#define NCCL_CHECK(call) do { \
+        ncclResult_t chk_r_ = (call); \
+        if (chk_r_ != ncclSuccess && chk_r_ != ncclInProgress) \
+            check_fail("NCCL", #call, __FILE__, __LINE__, ncclGetErrorString(chk_r_), \
+                       ncclGetLastError(NULL)); \
+    } while (0)
+
+/* MPI's default handler aborts before we see the code; comm_mpi sets MPI_ERRORS_RETURN. */
+#define MPI_CHECK(call) do { \
+        int chk_m_ = (call); \
+        if (chk_m_ != MPI_SUCCESS) { \
+            char chk_b_[MPI_MAX_ERROR_STRING]; \
+            int chk_n_ = 0; \
+            if (MPI_Error_string(chk_m_, chk_b_, &chk_n_) != MPI_SUCCESS) \
+                snprintf(chk_b_, sizeof chk_b_, "MPI error code %d", chk_m_); \
+            check_report("MPI", #call, __FILE__, __LINE__, chk_b_, NULL); \
+            MPI_Abort(MPI_COMM_WORLD, 1); \
+        } \
+    } while (0)
+
+#endif

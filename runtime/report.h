@@ -1,0 +1,59 @@
+/*
+ * report.h — what a lab run reports: metrics, checks, tables, notes and timed
+ * events, and the ways they are written out (table, JSON, Chrome trace, SVG).
+ *
+ * Labs fill a report through lab.h (lab_metric, lab_check, ...); labrun and
+ * `labrun --verify` read it back through the functions here.
+ */
+#ifndef RT_REPORT_H
+#define RT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ast.h"
+#include "lab.h"
+#include "params.h"
+
+/*
+ * An empty report for a run of def with params p on backend (names borrowed;
+ * they must outlive the report).
+ */
+struct lab_report *lab_report_new(const struct ast_labdef *def, const struct lab_params *p,
+                                  const char *backend, int nranks, int cores);
+void lab_report_free(struct lab_report *r);
+
+/* Allow the progress line (stderr is a terminal and the user did not ask for quiet). */
+void lab_report_set_progress(struct lab_report *r, bool on);
+
+/* The value of metric name; false when the run did not report it. */
+bool lab_report_metric(const struct lab_report *r, const char *name, double *v);
+
+/* Checks recorded, and how many failed. */
+int lab_report_checks(const struct lab_report *r);
+int lab_report_failed(const struct lab_report *r);
+
+/*
+ * Metrics the manifest declares that the run did not report, added as a
+ * failed check "metrics reported" (labrun calls this once after a run).
+ */
+void lab_report_finish(struct lab_report *r);
+
+/* The readable report: header (lab, backend, ranks, cores), tables, metrics with their basis, checks, notes. */
+void lab_report_print(const struct lab_report *r, FILE *out);
+
+/*
+ * {"lab", "backend", "ranks", "cores", "params": {...}, "metrics": {NAME: number},
+ *  "basis": {NAME: "measured"|...}, "checks": [{"name", "pass", "detail"}],
+ *  "tables": [...], "notes": [...]} to path ("-": stdout).  0, or -1 after
+ *  printing why.  Files are written to a temporary and renamed.
+ */
+int lab_report_write_json(const struct lab_report *r, const char *path);
+
+/* Chrome trace-event JSON (pid = rank, tid = stream, µs). */
+int lab_report_write_trace(const struct lab_report *r, const char *path);
+
+/* The events of the chosen stream as an SVG timeline, one row per rank. */
+int lab_report_write_svg(const struct lab_report *r, const char *path);
+
+#endif
