@@ -1,0 +1,76 @@
+# Robustness: fuzzing, hostile input, valgrind and ThreadSanitizer.
+#
+#   make fuzz FUZZ_SECONDS=N   harnesses built with clang -fsanitize=fuzzer,address,undefined,
+#                              corpus seeded from tests/data, quizzes, labs (into $(BUILD)/fuzz/corpus),
+#                              each harness run N seconds
+#   make memcheck              valgrind over quizc on every quiz, labrun on each lab (small sizes)
+#   make tsan                  the threads backend's tests under ThreadSanitizer
+#   make check                 also replays every fuzz regression and seed, runs the hostile-input
+#                              corpus and the XML / package safety checks
+#
+# The harnesses are also built with the ordinary compiler and a small replay
+# driver (tests/fuzz/replay.c), so the inputs that once crashed stay tests.
+
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_LIBS    := $(shell pkg-config --libs libxml-2.0 libzip 2>/dev/null) -lm -lpthread
+
+# quizc's sources without its main(): the checks and emitters the harness drives.
+FUZZ_MAIN_RE := ^(int )?main *[(]
+QUIZC_MAIN_SRCS := $(shell grep -lE '$(FUZZ_MAIN_RE)' $(QUIZC_SRCS) /dev/null 2>/dev/null)
+FUZZ_COMPILER_SRCS := $(filter-out $(QUIZC_MAIN_SRCS),$(QUIZC_SRCS))
+# The harness needs the parser; until it is there nothing here is built.
+FUZZ_READY := $(and $(wildcard grammar/quiz.y),$(wildcard grammar/load.c))
+
+FUZZ_QUIZC_SRCS := tests/fuzz/fuzz_quizc.c tests/fuzz/sandbox.c
+FUZZ_QUIZC_DEPS  = $(call obj,$(FUZZ_QUIZC_SRCS) $(FUZZ_COMPILER_SRCS)) $(LIBQZ)
+
+.PHONY: fuzz fuzz-bins memcheck tsan
+
+ifneq ($(FUZZ_READY),)
+
+# ---- Replays and hostile input in `make check` ----------------------------
+
+$(BUILD)/tests/replay_quizc: $(call obj,tests/fuzz/replay.c) $(FUZZ_QUIZC_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(FUZZ_LIBS) $(LDLIBS)
+
+# run-tests.sh runs each step without arguments: these wrappers carry the build folder.
+$(BUILD)/tests/fuzz-replay.sh: $(BUILD)/tests/replay_quizc mk/fuzz.mk
+	@printf '#!/bin/sh\n# replay every fuzz regression and seed through the harness\nexec %s tests/fuzz/regress/quizc quizzes tests/hostile/cases/*.qz $$(find tests/data -name "*.qz" | sort)\n' \
+	    $(BUILD)/tests/replay_quizc > $@
+	@chmod +x $@
+
+# tests/hostile/NAME.sh BUILD, as a step without arguments.
+$(BUILD)/tests/hostile-%.sh: tests/hostile/%.sh mk/fuzz.mk
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec %s %s\n' $< $(BUILD) > $@
+	@chmod +x $@
+
+HOSTILE_STEPS := $(patsubst tests/hostile/%.sh,$(BUILD)/tests/hostile-%.sh,$(wildcard tests/hostile/*.sh))
+CHECK_STEPS += $(BUILD)/tests/fuzz-replay.sh $(HOSTILE_STEPS)
+check: $(BUILD)/tests/fuzz-replay.sh $(HOSTILE_STEPS)
+
+# ---- libFuzzer -------------------------------------------------------------
+
+ifeq ($(FUZZ_INNER),1)
+# Inside the fuzz build (BUILD is the fuzz folder, CC clang, CFLAGS with the sanitizers).
+fuzz-bins: $(BUILD)/fuzz_quizc
+
+$(BUILD)/fuzz_quizc: $(FUZZ_QUIZC_DEPS)
+	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(FUZZ_LIBS)
+else
+fuzz-bins:
+	$(MAKE) BUILD=$(FUZZ_DIR)/build CC=$(FUZZ_CC) FUZZ_INNER=1 SAN= \
+	    CFLAGS='-O1 -g -fno-omit-frame-pointer $(FUZZ_SAN)' fuzz-bins
+endif
+
+fuzz: fuzz-bins
+	tests/fuzz/run-fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+else
+fuzz memcheck tsan:
+	@echo "$@: the parser (grammar/quiz.y) is not in the tree yet; nothing to run"
+endif
