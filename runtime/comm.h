@@ -162,6 +162,8 @@ struct comm_threads_world;
 struct comm_threads_world *comm_threads_world_new(int n);
 /* Frees the world; every rank's comm must be freed first. */
 void comm_threads_world_free(struct comm_threads_world *w);
+/* A rank failed: wake every rank waiting in a receive, which then fails too. */
+void comm_threads_abort(struct comm_threads_world *w);
 /* Rank r's handle (call once per rank, from any thread). */
 struct comm *comm_threads_rank(struct comm_threads_world *w, int r);
 

@@ -1,0 +1,42 @@
+# labrun: the lab runtime (ranks, communicators, devices, reports) and its tests.
+
+BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
+BLAS_LIBS   := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
+JSON_LIBS   := $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
+RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS)
+
+# Ranks, communicators and devices.
+RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
+                     runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c
+# The runtime: everything a lab runs on, without the command line.
+RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/params.c runtime/report.c runtime/report_json.c \
+                runtime/report_svg.c runtime/run.c
+RUNTIME_CORE_OBJS := $(call obj,$(RUNTIME_CORE_SRCS))
+RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
+# The allocation helpers of libqz, linked alone into tests that need no parser.
+UTIL_OBJS    := $(call obj,grammar/util.c)
+
+LABRUN_SRCS  += $(RUNTIME_SRCS) runtime/labs.c runtime/cli.c runtime/main.c
+LABRUN       := $(BUILD)/labrun
+
+$(call obj,runtime/dev_cpu.c): CPPFLAGS += $(BLAS_CFLAGS)
+
+# labrun needs libqz (manifests); it is built once the grammar sources are all there.
+LIBQZ_READY := $(if $(filter-out $(wildcard $(LIBQZ_SRCS) grammar/quiz.y grammar/quiz.l),$(LIBQZ_SRCS) grammar/quiz.y grammar/quiz.l),,yes)
+ifeq ($(LIBQZ_READY)$(wildcard runtime/main.c),yesruntime/main.c)
+all: $(LABRUN)
+endif
+
+# The link rule is in mk/labs.mk, after the lab objects are known.
+
+$(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/dev,tests/runtime/test_dev.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+
+install: install-labrun
+.PHONY: install-labrun
+install-labrun: $(LABRUN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/labrun/labs
+	install -m 755 $(LABRUN) $(DESTDIR)$(PREFIX)/bin/labrun
+	install -m 644 runtime/labrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/labrun.1
+	for d in labs/*/; do install -d $(DESTDIR)$(PREFIX)/share/labrun/$$d && \
+	    install -m 644 $$d* $(DESTDIR)$(PREFIX)/share/labrun/$$d; done

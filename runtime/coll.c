@@ -1,0 +1,214 @@
+/*
+ * coll.c — collectives built on a backend's point-to-point operations, for
+ * backends without native ones (the threads backend) and as the reference
+ * the native ones are tested against.
+ *
+ * The ring algorithms split a buffer into one block per rank (sizes differ
+ * by at most one element when the count does not divide) and move each block
+ * in chunks of at most c->chunk_bytes.  Every rank knows every block's size,
+ * so sender and receiver always agree on how many chunks travel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "util.h"
+
+static int mod(int a, int n) { return ((a % n) + n) % n; }
+
+/* y[0..n) += x[0..n) */
+static void add_into(enum dtype t, void *y, const void *x, size_t n)
+{
+    if (t == DTYPE_F64) {
+        double *a = y;
+        const double *b = x;
+        for (size_t i = 0; i < n; i++)
+            a[i] += b[i];
+    } else {
+        float *a = y;
+        const float *b = x;
+        for (size_t i = 0; i < n; i++)
+            a[i] += b[i];
+    }
+}
+
+/* Chunks a block of `bytes` travels in. */
+static size_t nchunks(const struct comm *c, size_t bytes)
+{
+    if (bytes == 0)
+        return 0;
+    if (c->chunk_bytes == 0)
+        return 1;
+    return (bytes + c->chunk_bytes - 1) / c->chunk_bytes;
+}
+
+static size_t chunk_len(const struct comm *c, size_t bytes, size_t j)
+{
+    if (c->chunk_bytes == 0)
+        return bytes;
+    size_t off = j * c->chunk_bytes;
+    return bytes - off < c->chunk_bytes ? bytes - off : c->chunk_bytes;
+}
+
+/*
+ * Send sbytes at sbuf to dst while receiving rbytes into rbuf from src, chunk
+ * by chunk.  A side with nothing to move sends or receives nothing.
+ */
+static int exchange(struct comm *c, const void *sbuf, size_t sbytes, int dst,
+                    void *rbuf, size_t rbytes, int src)
+{
+    size_t ns = nchunks(c, sbytes), nr = nchunks(c, rbytes);
+    size_t n = ns > nr ? ns : nr;
+    size_t step = c->chunk_bytes ? c->chunk_bytes : 0;
+    for (size_t j = 0; j < n; j++) {
+        const char *s = (const char *)sbuf + j * step;
+        char *r = (char *)rbuf + j * step;
+        int rc;
+        if (j < ns && j < nr)
+            rc = c->ops->sendrecv(c, s, chunk_len(c, sbytes, j), dst,
+                                  r, chunk_len(c, rbytes, j), src, COMM_TAG_INTERNAL);
+        else if (j < ns)
+            rc = c->ops->send(c, s, chunk_len(c, sbytes, j), dst, COMM_TAG_INTERNAL);
+        else
+            rc = c->ops->recv(c, r, chunk_len(c, rbytes, j), src, COMM_TAG_INTERNAL);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int comm_generic_barrier(struct comm *c)
+{
+    /* Dissemination: after round k every rank has heard, indirectly, from 2^k others. */
+    char token = 0, got;
+    for (int k = 1; k < c->size; k *= 2) {
+        int dst = mod(c->rank + k, c->size), src = mod(c->rank - k, c->size);
+        if (c->ops->sendrecv(c, &token, 0, dst, &got, 0, src, COMM_TAG_INTERNAL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Offsets of blocks given their counts (prefix sums); new array of size+1. */
+static size_t *offsets_of(const size_t *counts, int size)
+{
+    size_t *off = xmalloc(((size_t)size + 1) * sizeof *off);
+    off[0] = 0;
+    for (int r = 0; r < size; r++)
+        off[r + 1] = off[r] + counts[r];
+    return off;
+}
+
+/*
+ * Ring reduce-scatter in place over buf (blocks at off[]): after size-1 steps
+ * rank r holds the full sum of block r.  scratch holds the largest block.
+ */
+static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enum dtype t,
+                               char *scratch)
+{
+    int n = c->size, r = c->rank;
+    size_t es = dtype_size(t);
+    int right = mod(r + 1, n), left = mod(r - 1, n);
+    for (int s = 0; s < n - 1; s++) {
+        int sb = mod(r - s - 1, n), rb = mod(r - s - 2, n);
+        size_t scount = off[sb + 1] - off[sb], rcount = off[rb + 1] - off[rb];
+        if (exchange(c, buf + off[sb] * es, scount * es, right, scratch, rcount * es, left) < 0)
+            return -1;
+        add_into(t, buf + off[rb] * es, scratch, rcount);
+    }
+    return 0;
+}
+
+/* Ring all-gather in place: rank r's block r is in buf; afterwards every block is. */
+static int ring_all_gather(struct comm *c, char *buf, const size_t *off, enum dtype t)
+{
+    int n = c->size, r = c->rank;
+    size_t es = dtype_size(t);
+    int right = mod(r + 1, n), left = mod(r - 1, n);
+    for (int s = 0; s < n - 1; s++) {
+        int sb = mod(r - s, n), rb = mod(r - s - 1, n);
+        size_t scount = off[sb + 1] - off[sb], rcount = off[rb + 1] - off[rb];
+        if (exchange(c, buf + off[sb] * es, scount * es, right,
+                     buf + off[rb] * es, rcount * es, left) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static size_t largest_block(const size_t *off, int n)
+{
+    size_t m = 0;
+    for (int r = 0; r < n; r++)
+        if (off[r + 1] - off[r] > m)
+            m = off[r + 1] - off[r];
+    return m;
+}
+
+int comm_generic_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
+{
+    if (c->size == 1 || count == 0)
+        return 0;
+    size_t *counts = xmalloc((size_t)c->size * sizeof *counts);
+    for (int r = 0; r < c->size; r++)
+        counts[r] = comm_share(count, c->size, r);
+    size_t *off = offsets_of(counts, c->size);
+    char *scratch = xmalloc(largest_block(off, c->size) * dtype_size(t) + 1);
+    int rc = ring_reduce_scatter(c, buf, off, t, scratch);
+    if (rc == 0)
+        rc = ring_all_gather(c, buf, off, t);
+    free(scratch);
+    free(off);
+    free(counts);
+    return rc;
+}
+
+int comm_generic_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
+                            enum dtype t)
+{
+    size_t es = dtype_size(t);
+    size_t *off = offsets_of(counts, c->size);
+    char *mine = (char *)rbuf + off[c->rank] * es;
+    if (mine != sbuf && counts[c->rank] > 0)
+        memmove(mine, sbuf, counts[c->rank] * es);
+    int rc = ring_all_gather(c, rbuf, off, t);
+    free(off);
+    return rc;
+}
+
+int comm_generic_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
+                                enum dtype t)
+{
+    size_t es = dtype_size(t);
+    size_t *off = offsets_of(counts, c->size);
+    size_t total = off[c->size];
+    /* The reduction works on a copy: sbuf is the caller's and stays as it was. */
+    char *work = xmalloc(total * es + 1);
+    if (total)
+        memcpy(work, sbuf, total * es);
+    char *scratch = xmalloc(largest_block(off, c->size) * es + 1);
+    int rc = ring_reduce_scatter(c, work, off, t, scratch);
+    if (rc == 0 && counts[c->rank] > 0)
+        memcpy(rbuf, work + off[c->rank] * es, counts[c->rank] * es);
+    free(scratch);
+    free(work);
+    free(off);
+    return rc;
+}
+
+int comm_generic_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, int root)
+{
+    /* A chain from the root, chunk by chunk, so later ranks start before the root has sent everything. */
+    int n = c->size, pos = mod(c->rank - root, n);
+    int next = mod(c->rank + 1, n), prev = mod(c->rank - 1, n);
+    size_t bytes = count * dtype_size(t), nc = nchunks(c, bytes);
+    size_t step = c->chunk_bytes;
+    for (size_t j = 0; j < nc; j++) {
+        char *p = (char *)buf + j * step;
+        size_t len = chunk_len(c, bytes, j);
+        if (pos > 0 && c->ops->recv(c, p, len, prev, COMM_TAG_INTERNAL) < 0)
+            return -1;
+        if (pos < n - 1 && c->ops->send(c, p, len, next, COMM_TAG_INTERNAL) < 0)
+            return -1;
+    }
+    return 0;
+}

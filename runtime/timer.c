@@ -1,0 +1,40 @@
+/*
+ * timer.c — wall and per-thread CPU clocks, and the core count.
+ */
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "timer.h"
+
+static double ts_seconds(const struct timespec *ts)
+{
+    return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
+}
+
+double timer_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts_seconds(&ts);
+}
+
+double timer_thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts_seconds(&ts);
+}
+
+int timer_cores(void)
+{
+    /* The affinity mask, not the machine's core count: a container or taskset may give us fewer. */
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return n;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}

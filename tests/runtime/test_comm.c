@@ -1,0 +1,256 @@
+/*
+ * Communicator tests: every collective of the threads backend against a
+ * serial reference, for 1 to 8 ranks and sizes 0, 1, and counts the rank
+ * count does not divide; tagged point-to-point; byte accounting.
+ *
+ * Inputs are small integers, so every sum is exact in fp32 and fp64 and the
+ * results must equal the reference bit for bit.  Ranks record what they saw;
+ * assertions run on the test's own thread.
+ */
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "comm.h"
+
+static const size_t sizes[] = { 0, 1, 2, 7, 13, 64, 1001 };
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+/* Rank r's element i: distinct per rank and element, small enough to add exactly. */
+static double input(int r, size_t i) { return (double)(r * 7 + (int)(i % 11) - 5); }
+
+enum which { ALLREDUCE, ALLGATHER, REDUCESCATTER, BROADCAST };
+
+struct job {
+    enum which which;
+    enum dtype t;
+    size_t count;       /* elements per rank (allgather: total, split unevenly) */
+    size_t chunk;       /* comm chunk_bytes */
+    int root;
+    int bad[8];         /* mismatches seen per rank */
+    int rc[8];
+    uint64_t sent[8];   /* bytes sent per rank in the collective */
+};
+
+static int body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    struct job *j = arg;
+    size_t es = dtype_size(j->t), count = j->count;
+    c->chunk_bytes = j->chunk;
+    int bad = 0, rc = 0;
+    switch (j->which) {
+    case ALLREDUCE: {
+        char *buf = malloc(count * es + 1);
+        for (size_t i = 0; i < count; i++)
+            dtype_set(j->t, buf, i, input(rank, i));
+        rc = comm_allreduce(c, buf, count, j->t);
+        for (size_t i = 0; i < count; i++) {
+            double want = 0;
+            for (int r = 0; r < n; r++)
+                want += input(r, i);
+            bad += dtype_get(j->t, buf, i) != want;
+        }
+        free(buf);
+        j->sent[rank] = c->stats.sent[COMM_ALLREDUCE];
+        break;
+    }
+    case ALLGATHER: {
+        size_t counts[8], mine = comm_share(count, n, rank), off = comm_share_offset(count, n, rank);
+        for (int r = 0; r < n; r++)
+            counts[r] = comm_share(count, n, r);
+        char *s = malloc(mine * es + 1), *out = malloc(count * es + 1);
+        for (size_t i = 0; i < mine; i++)
+            dtype_set(j->t, s, i, input(rank, off + i));
+        rc = comm_allgatherv(c, s, out, counts, j->t);
+        for (int r = 0; r < n; r++)
+            for (size_t i = 0; i < counts[r]; i++) {
+                size_t g = comm_share_offset(count, n, r) + i;
+                bad += dtype_get(j->t, out, g) != input(r, g);
+            }
+        free(s);
+        free(out);
+        break;
+    }
+    case REDUCESCATTER: {
+        size_t counts[8], mine = comm_share(count, n, rank), off = comm_share_offset(count, n, rank);
+        for (int r = 0; r < n; r++)
+            counts[r] = comm_share(count, n, r);
+        char *s = malloc(count * es + 1), *out = malloc(mine * es + 1);
+        for (size_t i = 0; i < count; i++)
+            dtype_set(j->t, s, i, input(rank, i));
+        rc = comm_reducescatterv(c, s, out, counts, j->t);
+        for (size_t i = 0; i < mine; i++) {
+            double want = 0;
+            for (int r = 0; r < n; r++)
+                want += input(r, off + i);
+            bad += dtype_get(j->t, out, i) != want;
+        }
+        /* the send buffer is the caller's and must come back untouched */
+        for (size_t i = 0; i < count; i++)
+            bad += dtype_get(j->t, s, i) != input(rank, i);
+        free(s);
+        free(out);
+        break;
+    }
+    case BROADCAST: {
+        char *buf = malloc(count * es + 1);
+        for (size_t i = 0; i < count; i++)
+            dtype_set(j->t, buf, i, input(rank, i));
+        rc = comm_broadcast(c, buf, count, j->t, j->root);
+        for (size_t i = 0; i < count; i++)
+            bad += dtype_get(j->t, buf, i) != input(j->root, i);
+        free(buf);
+        break;
+    }
+    }
+    j->bad[rank] = bad;
+    j->rc[rank] = rc;
+    return rc;
+}
+
+static void run_all(enum which which, size_t chunk)
+{
+    for (int n = 1; n <= 8; n++)
+        for (size_t si = 0; si < NSIZES; si++)
+            for (int t = 0; t < 2; t++) {
+                struct job j = { .which = which, .t = t ? DTYPE_F64 : DTYPE_F32,
+                                 .count = sizes[si], .chunk = chunk, .root = n / 2 };
+                int rc = backend_cpu.launch(n, body, &j);
+                cr_assert_eq(rc, 0, "ranks %d, size %zu: the collective failed", n, sizes[si]);
+                for (int r = 0; r < n; r++)
+                    cr_assert_eq(j.bad[r], 0, "ranks %d, size %zu, %s: rank %d has %d wrong elements",
+                                 n, sizes[si], dtype_name(j.t), r, j.bad[r]);
+            }
+}
+
+Test(comm, allreduce_equals_the_serial_sum_for_one_to_eight_ranks_and_every_size)
+{
+    run_all(ALLREDUCE, COMM_DEFAULT_CHUNK);
+}
+
+Test(comm, allreduce_moved_in_small_chunks_still_equals_the_serial_sum)
+{
+    run_all(ALLREDUCE, 12);     /* 3 fp32 or 1.5 fp64: chunks that split elements' blocks oddly */
+}
+
+Test(comm, allgather_of_uneven_blocks_puts_every_rank_block_in_place)
+{
+    run_all(ALLGATHER, 16);
+}
+
+Test(comm, reducescatter_gives_each_rank_the_sum_of_its_block)
+{
+    run_all(REDUCESCATTER, 16);
+}
+
+Test(comm, broadcast_copies_the_root_buffer_to_every_rank)
+{
+    run_all(BROADCAST, 40);
+}
+
+Test(comm, ring_allreduce_sends_two_times_n_minus_one_over_n_of_the_buffer)
+{
+    for (int n = 2; n <= 8; n++) {
+        struct job j = { .which = ALLREDUCE, .t = DTYPE_F64, .count = (size_t)n * 120,
+                         .chunk = COMM_DEFAULT_CHUNK };
+        cr_assert_eq(backend_cpu.launch(n, body, &j), 0);
+        uint64_t want = 2 * (uint64_t)(n - 1) * 120 * 8;
+        for (int r = 0; r < n; r++)
+            cr_assert_eq(j.sent[r], want, "ranks %d: rank %d sent %llu bytes, ring sends %llu",
+                         n, r, (unsigned long long)j.sent[r], (unsigned long long)want);
+    }
+}
+
+/* ---- point to point and barrier ---- */
+
+struct p2p {
+    int got[3];
+    atomic_int arrived;
+    int after[8];
+};
+
+static int tagged_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    struct p2p *p = arg;
+    if (rank == 0) {
+        for (int tag = 0; tag < 3; tag++) {
+            int v = 100 + tag;
+            if (comm_send(c, &v, sizeof v, 1, tag) < 0)
+                return -1;
+        }
+    } else {
+        /* received in the opposite order from the sends: tags pick the message */
+        for (int tag = 2; tag >= 0; tag--)
+            if (comm_recv(c, &p->got[tag], sizeof(int), 0, tag) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+Test(comm, receives_match_messages_by_tag_not_by_arrival_order)
+{
+    struct p2p p = { .got = { 0 } };
+    cr_assert_eq(backend_cpu.launch(2, tagged_body, &p), 0);
+    for (int tag = 0; tag < 3; tag++)
+        cr_assert_eq(p.got[tag], 100 + tag);
+}
+
+static int barrier_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    struct p2p *p = arg;
+    atomic_fetch_add(&p->arrived, 1);
+    if (comm_barrier(c) < 0)
+        return -1;
+    p->after[rank] = atomic_load(&p->arrived);
+    return 0;
+}
+
+Test(comm, no_rank_leaves_a_barrier_before_every_rank_has_entered_it)
+{
+    for (int n = 1; n <= 8; n++) {
+        struct p2p p = { .arrived = 0 };
+        cr_assert_eq(backend_cpu.launch(n, barrier_body, &p), 0);
+        for (int r = 0; r < n; r++)
+            cr_assert_eq(p.after[r], n, "ranks %d: rank %d left the barrier having seen %d",
+                         n, r, p.after[r]);
+    }
+}
+
+static int failing_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    if (rank == 1)
+        return -1;          /* rank 1 fails before sending what rank 0 waits for */
+    int v;
+    return comm_recv(c, &v, sizeof v, 1, 0);
+}
+
+Test(comm, a_failing_rank_makes_its_peers_fail_instead_of_waiting_forever, .timeout = 10)
+{
+    cr_assert_eq(backend_cpu.launch(2, failing_body, NULL), -1);
+}
+
+static int size_mismatch_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    double v[2] = { 1, 2 };
+    if (rank == 0)
+        return comm_send(c, v, sizeof v, 1, 5);
+    return comm_recv(c, v, sizeof v[0], 0, 5);
+}
+
+Test(comm, a_receive_of_the_wrong_size_is_an_error)
+{
+    cr_assert_eq(backend_cpu.launch(2, size_mismatch_body, NULL), -1);
+}
+
+Test(comm, shares_split_counts_evenly_with_the_remainder_first)
+{
+    cr_assert_eq(comm_share(10, 4, 0), 3);
+    cr_assert_eq(comm_share(10, 4, 1), 3);
+    cr_assert_eq(comm_share(10, 4, 2), 2);
+    cr_assert_eq(comm_share(10, 4, 3), 2);
+    cr_assert_eq(comm_share_offset(10, 4, 2), 6);
+    cr_assert_eq(comm_share_offset(10, 4, 3), 8);
+    cr_assert_eq(comm_share(0, 3, 2), 0);
+}
