@@ -1,0 +1,32 @@
+# make bench: quizc against gift-pegjs, labrun's cpu runtime against OpenBLAS,
+# Open MPI and memcpy.  Figures go to $(BUILD)/bench/results.json and a table
+# (bench/report.mjs); nothing here is part of `make check`.
+
+BENCH_DIR   := $(BUILD)/bench
+BENCH_BIN   := $(BENCH_DIR)/bin
+BENCH_MPICC := $(or $(MPICC),mpicc)
+BENCH_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE
+
+BENCH_TOOLS := $(BENCH_BIN)/gen_bank $(BENCH_BIN)/runstat $(BENCH_BIN)/bench_labs \
+               $(BENCH_BIN)/bench_mpi_allreduce
+
+$(BENCH_BIN)/gen_bank: bench/gen_bank.c
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) $< -o $@
+
+$(BENCH_BIN)/runstat: bench/runstat.c
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) $< -o $@
+
+# Linked with the runtime's core, as the labs are.
+$(BENCH_BIN)/bench_labs: $(call obj,bench/bench_labs.c) $(RUNTIME_OBJS) $(UTIL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS)
+
+$(BENCH_BIN)/bench_mpi_allreduce: bench/bench_mpi_allreduce.c
+	@mkdir -p $(@D)
+	$(BENCH_MPICC) $(BENCH_CFLAGS) $< -o $@ $(JSON_LIBS) -lm
+
+bench: $(BUILD)/quizc $(LABRUN) $(BENCH_TOOLS)
+	@test -d node_modules/gift-pegjs || scripts/deps.sh
+	bench/run.sh $(BENCH_DIR) $(BUILD)/quizc $(LABRUN) $(BENCH_BIN)
