@@ -1,5 +1,5 @@
 /*
- * check.h — the one set of check macros for CUDA, cuBLAS, NCCL and MPI calls.
+ * callcheck.h — the one set of check macros for CUDA, cuBLAS, NCCL and MPI calls.
  *
  * Each macro evaluates its call once; on failure it prints
  *     FILE:LINE: error: LIB call `CALL` failed: REASON
@@ -11,8 +11,8 @@
  * Include the library's header before this one; a macro is only usable where
  * the library it names is.  Works from C and from CUDA C++.
  */
-#ifndef RT_CHECK_H
-#define RT_CHECK_H
+#ifndef RT_CALLCHECK_H
+#define RT_CALLCHECK_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,12 +22,12 @@ extern "C" {
  * Print the failure in the format above (to stderr), nothing else.  detail,
  * when not NULL or empty, is appended in parentheses (NCCL's last-error text).
  */
-void check_report(const char *lib, const char *call, const char *file, int line,
+void callcheck_report(const char *lib, const char *call, const char *file, int line,
                   const char *reason, const char *detail);
 
-/* check_report, then exit(1). */
+/* callcheck_report, then exit(1). */
 __attribute__((noreturn))
-void check_fail(const char *lib, const char *call, const char *file, int line,
+void callcheck_fail(const char *lib, const char *call, const char *file, int line,
                 const char *reason, const char *detail);
 
 #ifdef __cplusplus
@@ -37,20 +37,20 @@ void check_fail(const char *lib, const char *call, const char *file, int line,
 #define CUDA_CHECK(call) do { \
         cudaError_t chk_e_ = (call); \
         if (chk_e_ != cudaSuccess) \
-            check_fail("CUDA", #call, __FILE__, __LINE__, cudaGetErrorString(chk_e_), NULL); \
+            callcheck_fail("CUDA", #call, __FILE__, __LINE__, cudaGetErrorString(chk_e_), NULL); \
     } while (0)
 
 #define CUBLAS_CHECK(call) do { \
         cublasStatus_t chk_s_ = (call); \
         if (chk_s_ != CUBLAS_STATUS_SUCCESS) \
-            check_fail("cuBLAS", #call, __FILE__, __LINE__, cublasGetStatusString(chk_s_), NULL); \
+            callcheck_fail("cuBLAS", #call, __FILE__, __LINE__, cublasGetStatusString(chk_s_), NULL); \
     } while (0)
 
 /* ncclGetLastError(NULL) adds NCCL's detail ("peer 3 unreachable") to the code's name. */
 #define NCCL_CHECK(call) do { \
         ncclResult_t chk_r_ = (call); \
         if (chk_r_ != ncclSuccess && chk_r_ != ncclInProgress) \
-            check_fail("NCCL", #call, __FILE__, __LINE__, ncclGetErrorString(chk_r_), \
+            callcheck_fail("NCCL", #call, __FILE__, __LINE__, ncclGetErrorString(chk_r_), \
                        ncclGetLastError(NULL)); \
     } while (0)
 
@@ -62,7 +62,7 @@ void check_fail(const char *lib, const char *call, const char *file, int line,
             int chk_n_ = 0; \
             if (MPI_Error_string(chk_m_, chk_b_, &chk_n_) != MPI_SUCCESS) \
                 snprintf(chk_b_, sizeof chk_b_, "MPI error code %d", chk_m_); \
-            check_report("MPI", #call, __FILE__, __LINE__, chk_b_, NULL); \
+            callcheck_report("MPI", #call, __FILE__, __LINE__, chk_b_, NULL); \
             MPI_Abort(MPI_COMM_WORLD, 1); \
         } \
     } while (0)
