@@ -29,6 +29,14 @@ struct emit_files {
 void emit_files_add(struct emit_files *fs, const char *name, const void *p, size_t n);
 void emit_files_free(struct emit_files *fs);
 
+/*
+ * The identifier of the i-th choice of a question (from 0, in source order):
+ * 'a'..'z', then '0'..'9'; '\0' past the 36th.  One character fits SCORM 1.2's
+ * choice identifiers (0-9, a-z), so the course document, the SCORM
+ * interactions and the player all use these same ids.
+ */
+char emit_choice_id(size_t i);
+
 enum scorm_version { SCORM_12, SCORM_2004 };
 
 struct emit_opts {

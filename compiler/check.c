@@ -1,0 +1,255 @@
+/*
+ * check.c — semantic checks on a loaded course.  Each check has its own
+ * message, names the question it is about, and points at the token to fix;
+ * related places (the first definition of a duplicate id, where languages
+ * are declared) get a note.  Every check runs, so one compile reports every
+ * independent problem.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+struct checker {
+    struct diag *d;
+    const struct ast_quiz *quiz;    /* NULL when the file held no quiz */
+    int errors_before;
+};
+
+/* A number as an author wrote it: 75, 0.5, 1e-09. */
+static const char *num_text(char *buf, size_t n, const struct ast_value *v, double x)
+{
+    if (v && v->str)
+        return v->str;
+    if (x == trunc(x) && fabs(x) < 1e15)
+        snprintf(buf, n, "%.0f", x);
+    else
+        snprintf(buf, n, "%g", x);
+    return buf;
+}
+
+static bool has_loc(const struct src_loc *l)
+{
+    return l && l->src && l->line > 0;
+}
+
+/* ---- Localized text ----------------------------------------------------- */
+
+static bool lang_declared(const struct ast_quiz *q, const char *tag)
+{
+    for (size_t i = 0; q && i < q->langs.n; i++)
+        if (strcmp(q->langs.items[i].tag, tag) == 0)
+            return true;
+    return false;
+}
+
+static void note_languages(struct checker *k)
+{
+    if (k->quiz && k->quiz->langs.n > 0 && has_loc(&k->quiz->langs_loc))
+        diag_note(k->d, &k->quiz->langs_loc, "the quiz's languages are declared here");
+}
+
+/*
+ * A TEXT covers every declared language and uses no other.  A neutral string
+ * stands for every language; so does a block in a quiz that declares none,
+ * as long as it names no language at all.
+ */
+static void check_text(struct checker *k, const struct ast_text *t, const char *what)
+{
+    if (!t || t->neutral)
+        return;
+    for (size_t i = 0; i < t->trs.n; i++) {
+        const struct ast_tr *tr = &t->trs.items[i];
+        if (!tr->lang)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const struct ast_tr *o = &t->trs.items[j];
+            if (o->lang && strcmp(o->lang, tr->lang) == 0) {
+                diag_error(k->d, &tr->loc, "the '%s' translation of the %s is given twice", tr->lang, what);
+                diag_note(k->d, &o->loc, "first given here");
+                break;
+            }
+        }
+        if (!lang_declared(k->quiz, tr->lang)) {
+            if (k->quiz && k->quiz->langs.n > 0) {
+                diag_error(k->d, &tr->loc, "language '%s' is not declared in the quiz's `languages`", tr->lang);
+                note_languages(k);
+            } else {
+                diag_error(k->d, &tr->loc,
+                           "language '%s' is used but the quiz declares no languages (add `languages %s`)",
+                           tr->lang, tr->lang);
+            }
+        }
+    }
+    if (!k->quiz)
+        return;
+    for (size_t i = 0; i < k->quiz->langs.n; i++) {
+        const char *tag = k->quiz->langs.items[i].tag;
+        bool found = false;
+        for (size_t j = 0; j < t->trs.n && !found; j++)
+            found = t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0;
+        if (!found) {
+            diag_error(k->d, &t->loc, "missing '%s' translation of the %s", tag, what);
+            note_languages(k);
+        }
+    }
+}
+
+/* ---- Quiz header -------------------------------------------------------- */
+
+static void check_header(struct checker *k, const struct ast_quiz *q)
+{
+    if (!q->title)
+        diag_error(k->d, has_loc(&q->id_loc) ? &q->id_loc : &q->loc, "quiz '%s' has no title (add `title \"...\"`)",
+                   q->id ? q->id : "");
+    check_text(k, q->title, "title");
+    check_text(k, q->intro, "intro");
+
+    for (size_t i = 0; i < q->langs.n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(q->langs.items[i].tag, q->langs.items[j].tag) == 0) {
+                diag_error(k->d, &q->langs.items[i].loc, "language '%s' is declared twice",
+                           q->langs.items[i].tag);
+                break;
+            }
+
+    if (q->has_passing && (q->passing < 0 || q->passing > 100 || isnan(q->passing))) {
+        char buf[32];
+        diag_error(k->d, &q->passing_loc, "passing %s%% is outside 0%%..100%%",
+                   num_text(buf, sizeof buf, NULL, q->passing));
+    }
+}
+
+/* ---- Questions ---------------------------------------------------------- */
+
+static void check_choices(struct checker *k, const struct ast_question *q)
+{
+    const char *kind = ast_qkind_name(q->kind);
+    size_t n = q->choices.n, ncorrect = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct ast_choice *ch = &q->choices.items[i];
+        ncorrect += ch->correct;
+        check_text(k, ch->text, "choice");
+        check_text(k, ch->because, "feedback after 'because'");
+    }
+    if (n < 2)
+        diag_error(k->d, &q->id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
+    if (n > CHECK_MAX_CHOICES)
+        diag_error(k->d, &q->choices.items[CHECK_MAX_CHOICES].loc,
+                   "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
+                   kind, q->id, n, CHECK_MAX_CHOICES);
+
+    if (q->kind == Q_SINGLE && ncorrect != 1) {
+        if (ncorrect == 0) {
+            diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has none", q->id);
+        } else {
+            diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has %zu "
+                       "(use `multiple` for several)", q->id, ncorrect);
+            for (size_t i = 0; i < n; i++)
+                if (q->choices.items[i].correct)
+                    diag_note(k->d, &q->choices.items[i].loc, "a correct choice");
+        }
+    }
+    if (q->kind == Q_MULTIPLE && ncorrect == 0 && n > 0)
+        diag_error(k->d, &q->id_loc, "multiple question '%s' needs at least one correct choice, has none", q->id);
+}
+
+static void check_numeric(struct checker *k, const struct ast_question *q)
+{
+    const struct ast_numeric *a = &q->numeric;
+    char b1[32], b2[32];
+    if (!q->has_answer) {
+        diag_error(k->d, &q->id_loc, "numeric question '%s' has no answer (add `answer 42`, "
+                   "`answer 0.27 within 0.01` or `answer 0.26..0.29`)", q->id);
+        return;
+    }
+    if (a->kind == NUM_RANGE && a->lo.num > a->hi.num)
+        diag_error(k->d, has_loc(&a->lo.loc) ? &a->lo.loc : &q->answer_loc,
+                   "numeric range %s..%s is empty: its low end is above its high end",
+                   num_text(b1, sizeof b1, &a->lo, a->lo.num), num_text(b2, sizeof b2, &a->hi, a->hi.num));
+    if (a->kind == NUM_TOLERANCE && a->tolerance.num < 0)
+        diag_error(k->d, has_loc(&a->tolerance.loc) ? &a->tolerance.loc : &q->answer_loc,
+                   "tolerance must not be negative, got %s",
+                   num_text(b1, sizeof b1, &a->tolerance, a->tolerance.num));
+    check_text(k, q->unit, "unit");
+}
+
+static void check_question(struct checker *k, const struct ast_question *q)
+{
+    const char *kind = ast_qkind_name(q->kind);
+    if (!q->prompt)
+        diag_error(k->d, &q->id_loc, "%s question '%s' has no prompt (add `prompt \"...\"`)", kind, q->id);
+    check_text(k, q->prompt, "prompt");
+    check_text(k, q->explain, "explanation");
+
+    if (!(q->points > 0)) {
+        char buf[32];
+        diag_error(k->d, has_loc(&q->points_loc) ? &q->points_loc : &q->id_loc,
+                   "points must be greater than 0, got %s", num_text(buf, sizeof buf, NULL, q->points));
+    }
+
+    switch (q->kind) {
+    case Q_SINGLE:
+    case Q_MULTIPLE:
+        check_choices(k, q);
+        break;
+    case Q_TRUEFALSE:
+        if (!q->has_answer)
+            diag_error(k->d, &q->id_loc, "truefalse question '%s' has no answer (add `answer true` or `answer false`)",
+                       q->id);
+        break;
+    case Q_NUMERIC:
+        check_numeric(k, q);
+        break;
+    case Q_TEXT:
+        if (q->accept.n == 0)
+            diag_error(k->d, &q->id_loc, "text question '%s' accepts no answer (add `accept \"...\"`)", q->id);
+        for (size_t i = 0; i < q->accept.n; i++) {
+            const struct ast_tr *a = &q->accept.items[i];
+            const char *s = a->raw ? a->raw : "";
+            while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+                s++;
+            if (!*s)
+                diag_error(k->d, &a->loc, "an accepted answer must not be empty");
+        }
+        break;
+    }
+    if (q->kind != Q_SINGLE && q->kind != Q_MULTIPLE && q->choices.n > 0)
+        diag_error(k->d, &q->choices.items[0].loc, "%s question '%s' takes no choices "
+                   "(choices belong to single and multiple questions)", kind, q->id);
+}
+
+/* Ids are unique across the quiz and every file it includes. */
+static void check_id(struct checker *k, const struct qz_course *c, size_t i)
+{
+    const struct ast_question *q = c->questions.items[i];
+    if (!q->id)
+        return;
+    for (size_t j = 0; j < i; j++) {
+        const struct ast_question *p = c->questions.items[j];
+        if (p->id && strcmp(p->id, q->id) == 0) {
+            diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
+            diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
+            return;
+        }
+    }
+}
+
+bool check_course(struct diag *d, const struct qz_course *c)
+{
+    struct checker k = { .d = d, .quiz = c->quiz, .errors_before = diag_errors(d) };
+    if (c->quiz) {
+        check_header(&k, c->quiz);
+        if (c->questions.n == 0)
+            diag_warning(d, &c->quiz->id_loc, "quiz '%s' has no questions", c->quiz->id ? c->quiz->id : "");
+    } else if (c->root && c->root->src && diag_errors(d) == 0) {
+        struct src_loc top = { .src = c->root->src, .line = 1, .col = 1, .end_line = 1, .end_col = 1 };
+        diag_error(d, &top, "no `quiz NAME { ... }` in this file");
+    }
+    for (size_t i = 0; i < c->questions.n; i++) {
+        check_id(&k, c, i);
+        check_question(&k, c->questions.items[i]);
+    }
+    return diag_errors(d) == k.errors_before;
+}

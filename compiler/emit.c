@@ -1,0 +1,51 @@
+/*
+ * emit.c — the buffers every emitter renders into, and the choice ids they share.
+ */
+#include <string.h>
+
+#include "emit.h"
+
+void membuf_append(struct membuf *b, const void *p, size_t n)
+{
+    if (n == 0)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        b->data = xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';     /* keeps text output printable as a C string */
+}
+
+void membuf_free(struct membuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void emit_files_add(struct emit_files *fs, const char *name, const void *p, size_t n)
+{
+    struct emit_file f = { .name = xstrdup(name) };
+    membuf_append(&f.body, p, n);
+    VEC_PUSH(fs->files, f);
+}
+
+void emit_files_free(struct emit_files *fs)
+{
+    for (size_t i = 0; i < fs->files.n; i++) {
+        free(fs->files.items[i].name);
+        membuf_free(&fs->files.items[i].body);
+    }
+    VEC_FREE(fs->files);
+}
+
+char emit_choice_id(size_t i)
+{
+    static const char ids[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    return i < sizeof ids - 1 ? ids[i] : '\0';
+}

@@ -1,0 +1,494 @@
+/*
+ * emit_xml.c — the course document (compiler/course.xsd) through libxml2's
+ * xmlTextWriter, so every piece of author text is escaped by the writer and
+ * never pasted in as markup.  The same course always gives the same bytes:
+ * no timestamps, no paths of the machine that compiled it, numbers printed
+ * in their shortest exact form.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "emit.h"
+
+#define COURSE_NS "urn:x-quizc:course:1"
+
+struct emitter {
+    xmlTextWriterPtr w;
+    struct diag *d;
+    const struct ast_quiz *quiz;
+    bool failed;            /* a string could not be written; keep going to report every one */
+};
+
+/* ---- Values ------------------------------------------------------------- */
+
+/* x in the fewest digits that read back as x: 0.2727, not 0.27270000000000001. */
+static const char *fmt_num(char buf[40], double x)
+{
+    if (x == trunc(x) && fabs(x) < 1e15) {
+        snprintf(buf, 40, "%.0f", x);
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, 40, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return buf;
+}
+
+/* ---- Characters XML 1.0 cannot carry ------------------------------------ */
+
+/*
+ * The first code point in s that XML 1.0 forbids (C0 controls other than
+ * tab, LF and CR; U+FFFE, U+FFFF), with its byte offset; 0 when there is none.
+ * The input is valid UTF-8 (the lexer saw to that), so surrogates cannot occur.
+ */
+static unsigned forbidden_char(const char *s, size_t *at)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; p[i]; i++) {
+        unsigned c = p[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            *at = i;
+            return c;
+        }
+        if (c == 0xEF && p[i + 1] == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF)) {
+            *at = i;
+            return p[i + 2] == 0xBE ? 0xFFFE : 0xFFFF;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Where in the source the character sits, when the author typed it inside
+ * the literal at lit; otherwise (it came from an escape) the literal itself.
+ */
+static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
+{
+    struct src_loc l = *lit;
+    if (!lit->src || lit->line <= 0)
+        return l;
+    char enc[4];
+    size_t elen;
+    if (cp < 0x80) {
+        enc[0] = (char)cp;
+        elen = 1;
+    } else {
+        enc[0] = (char)0xEF;
+        enc[1] = (char)0xBF;
+        enc[2] = (char)(cp == 0xFFFE ? 0xBE : 0xBF);
+        elen = 3;
+    }
+    const char *t = lit->src->text;
+    size_t len = lit->src->len;
+    int line = lit->line, col = lit->col;
+    for (size_t i = lit->off; i < len; i++) {
+        if (line > lit->end_line || (line == lit->end_line && col > lit->end_col))
+            break;
+        if (i + elen <= len && memcmp(t + i, enc, elen) == 0) {
+            l.off = i;
+            l.line = l.end_line = line;
+            l.col = l.end_col = col;
+            return l;
+        }
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\n') {
+            line++;
+            col = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    return l;
+}
+
+/* False (and an error at the character) when s holds a character XML 1.0 forbids. */
+static bool xml_safe(struct emitter *e, const char *s, const struct src_loc *at, const char *what)
+{
+    size_t off;
+    unsigned cp = s ? forbidden_char(s, &off) : 0;
+    if (!cp)
+        return true;
+    struct src_loc l = at ? locate_char(at, cp) : (struct src_loc){ 0 };
+    diag_error(e->d, at ? &l : NULL, "%s holds the character U+%04X, which XML 1.0 cannot carry",
+               what, cp);
+    e->failed = true;
+    return false;
+}
+
+/* ---- Writer helpers ----------------------------------------------------- */
+
+static void start(struct emitter *e, const char *name)
+{
+    xmlTextWriterStartElement(e->w, BAD_CAST name);
+}
+
+static void end(struct emitter *e)
+{
+    xmlTextWriterEndElement(e->w);
+}
+
+static void attr(struct emitter *e, const char *name, const char *value)
+{
+    xmlTextWriterWriteAttribute(e->w, BAD_CAST name, BAD_CAST value);
+}
+
+static void attr_num(struct emitter *e, const char *name, double x)
+{
+    char buf[40];
+    attr(e, name, fmt_num(buf, x));
+}
+
+static void element(struct emitter *e, const char *name, const char *content)
+{
+    xmlTextWriterWriteElement(e->w, BAD_CAST name, BAD_CAST content);
+}
+
+/* ---- Markdown as structure ---------------------------------------------- */
+
+static const char *const span_element[] = {
+    [MD_PLAIN] = NULL, [MD_CODE] = "code", [MD_EM] = "em", [MD_STRONG] = "strong", [MD_BREAK] = "br",
+};
+
+static void write_md(xmlTextWriterPtr w, const struct md_doc *doc)
+{
+    for (size_t i = 0; i < doc->blocks.n; i++) {
+        const struct md_block *b = &doc->blocks.items[i];
+        if (b->kind == MD_CODEBLOCK) {
+            xmlTextWriterStartElement(w, BAD_CAST "pre");
+            if (b->info && *b->info)
+                xmlTextWriterWriteAttribute(w, BAD_CAST "lang", BAD_CAST b->info);
+            xmlTextWriterWriteString(w, BAD_CAST(b->code ? b->code : ""));
+            xmlTextWriterEndElement(w);
+            continue;
+        }
+        xmlTextWriterStartElement(w, BAD_CAST "p");
+        for (size_t j = 0; j < b->spans.n; j++) {
+            const struct md_span *s = &b->spans.items[j];
+            if (s->kind == MD_PLAIN) {
+                xmlTextWriterWriteString(w, BAD_CAST(s->text ? s->text : ""));
+            } else if (s->kind == MD_BREAK) {
+                xmlTextWriterStartElement(w, BAD_CAST "br");
+                xmlTextWriterEndElement(w);
+            } else {
+                xmlTextWriterWriteElement(w, BAD_CAST span_element[s->kind], BAD_CAST(s->text ? s->text : ""));
+            }
+        }
+        xmlTextWriterEndElement(w);
+    }
+}
+
+/*
+ * One <text> for a translation.  Its mixed content goes through a writer of
+ * its own with indentation off: the outer writer would indent inside
+ * paragraphs and so change the text.  The result is the writer's own
+ * (escaped) output, spliced in whole.
+ */
+static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *what)
+{
+    if (!xml_safe(e, tr->raw, &tr->loc, what))
+        return;
+    start(e, "text");
+    if (tr->lang)
+        attr(e, "xml:lang", tr->lang);
+    if (tr->doc.blocks.n > 0) {
+        xmlBufferPtr buf = xmlBufferCreate();
+        xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
+        write_md(w, &tr->doc);
+        xmlFreeTextWriter(w);   /* flushes into buf */
+        xmlTextWriterWriteRaw(e->w, xmlBufferContent(buf));
+        xmlBufferFree(buf);
+    }
+    end(e);
+}
+
+/* A TEXT as <name> with one <text> per translation, the quiz's languages first in their order. */
+static void write_text(struct emitter *e, const char *name, const struct ast_text *t, const char *what)
+{
+    if (!t)
+        return;
+    start(e, name);
+    bool *done = xcalloc(t->trs.n + 1, sizeof *done);
+    if (e->quiz && !t->neutral) {
+        for (size_t l = 0; l < e->quiz->langs.n; l++) {
+            for (size_t i = 0; i < t->trs.n; i++) {
+                const struct ast_tr *tr = &t->trs.items[i];
+                if (!done[i] && tr->lang && strcmp(tr->lang, e->quiz->langs.items[l].tag) == 0) {
+                    write_tr(e, tr, what);
+                    done[i] = true;
+                    break;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < t->trs.n; i++)
+        if (!done[i])
+            write_tr(e, &t->trs.items[i], what);
+    free(done);
+    end(e);
+}
+
+/* ---- Questions ---------------------------------------------------------- */
+
+static const char *const qkind_name[] = {
+    [Q_SINGLE] = "single", [Q_MULTIPLE] = "multiple", [Q_TRUEFALSE] = "truefalse",
+    [Q_NUMERIC] = "numeric", [Q_TEXT] = "text",
+};
+static const char *const cmp_name[] = {
+    [CMP_LT] = "lt", [CMP_LE] = "le", [CMP_GT] = "gt", [CMP_GE] = "ge", [CMP_EQ] = "eq",
+    [CMP_WITHIN] = "within",
+};
+static const char *const feedback_name[] = {
+    [FEEDBACK_IMMEDIATE] = "immediate", [FEEDBACK_ON_SUBMIT] = "on-submit", [FEEDBACK_NEVER] = "never",
+};
+static const char *const shuffle_name[] = {
+    [SHUFFLE_NONE] = "none", [SHUFFLE_CHOICES] = "choices", [SHUFFLE_QUESTIONS] = "questions",
+    [SHUFFLE_ALL] = "all",
+};
+
+static void write_choices(struct emitter *e, const struct ast_question *q)
+{
+    start(e, "choices");
+    for (size_t i = 0; i < q->choices.n; i++) {
+        const struct ast_choice *ch = &q->choices.items[i];
+        char id[2] = { emit_choice_id(i), '\0' };
+        start(e, "choice");
+        attr(e, "id", id);
+        attr(e, "correct", ch->correct ? "true" : "false");
+        write_text(e, "content", ch->text, "this choice");
+        write_text(e, "because", ch->because, "this feedback");
+        end(e);
+    }
+    end(e);
+
+    /* The correct choices' ids, space-separated: what a learner must pick. */
+    char ids[2 * 36 + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < q->choices.n && n + 2 < sizeof ids; i++) {
+        if (!q->choices.items[i].correct)
+            continue;
+        if (n)
+            ids[n++] = ' ';
+        ids[n++] = emit_choice_id(i);
+    }
+    ids[n] = '\0';
+    element(e, "correct-response", ids);
+}
+
+/* A lab value as labrun takes it on its command line. */
+static char *value_text(const struct ast_value *v)
+{
+    char buf[40];
+    switch (v->kind) {
+    case VAL_NUMBER: return xstrdup(fmt_num(buf, v->num));
+    case VAL_BOOL:   return xstrdup(v->boolean ? "true" : "false");
+    case VAL_IDENT:
+    case VAL_STRING: return xstrdup(v->str ? v->str : "");
+    }
+    return xstrdup("");
+}
+
+/* Quote a word for a POSIX shell when it needs it, so the command can be pasted. */
+static void shell_word(struct membuf *b, const char *s)
+{
+    bool plain = *s != '\0';
+    for (const char *p = s; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%", *p) != NULL;
+    if (plain) {
+        membuf_append(b, s, strlen(s));
+        return;
+    }
+    membuf_append(b, "'", 1);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'')
+            membuf_append(b, "'\\''", 4);
+        else
+            membuf_append(b, p, 1);
+    }
+    membuf_append(b, "'", 1);
+}
+
+static void write_lab(struct emitter *e, const struct ast_labref *ref)
+{
+    struct membuf cmd = { 0 };
+    membuf_append(&cmd, "labrun labs/", 12);
+    membuf_append(&cmd, ref->name, strlen(ref->name));
+    start(e, "lab");
+    attr(e, "name", ref->name);
+    for (size_t i = 0; i < ref->args.n; i++) {
+        const struct ast_arg *a = &ref->args.items[i];
+        char *v = value_text(&a->value);
+        if (xml_safe(e, v, &a->value.loc, "this value")) {
+            membuf_append(&cmd, " --", 3);
+            membuf_append(&cmd, a->name, strlen(a->name));
+            membuf_append(&cmd, " ", 1);
+            shell_word(&cmd, v);
+        }
+        free(v);
+    }
+    attr(e, "command", cmd.data ? (const char *)cmd.data : "");
+    membuf_free(&cmd);
+    if (ref->def && ref->def->title)
+        write_text(e, "title", ref->def->title, "the lab's title");
+    for (size_t i = 0; i < ref->args.n; i++) {
+        const struct ast_arg *a = &ref->args.items[i];
+        char *v = value_text(&a->value);
+        size_t off;
+        if (!forbidden_char(v, &off)) {    /* reported once, with the command above */
+            start(e, "param");
+            attr(e, "name", a->name);
+            attr(e, "value", v);
+            end(e);
+        }
+        free(v);
+    }
+    for (size_t i = 0; i < ref->expects.n; i++) {
+        const struct ast_expect *x = &ref->expects.items[i];
+        start(e, "expect");
+        attr(e, "metric", x->metric);
+        attr(e, "op", cmp_name[x->op]);
+        if (x->op == CMP_WITHIN)
+            attr_num(e, "tolerance", x->tolerance.num);
+        if (x->of_answer)
+            attr(e, "of", "answer");
+        else
+            attr_num(e, "value", x->value.num);
+        end(e);
+    }
+    end(e);
+}
+
+static const char *snippet_lang(const char *file)
+{
+    static const struct { const char *ext, *lang; } langs[] = {
+        { ".c", "c" }, { ".h", "c" }, { ".cu", "cuda" }, { ".cuh", "cuda" },
+        { ".py", "python" }, { ".sh", "sh" }, { ".qz", "qz" },
+    };
+    const char *dot = file ? strrchr(file, '.') : NULL;
+    for (size_t i = 0; dot && i < sizeof langs / sizeof *langs; i++)
+        if (strcmp(dot, langs[i].ext) == 0)
+            return langs[i].lang;
+    return NULL;
+}
+
+static void write_snippet(struct emitter *e, const struct ast_snippet *s)
+{
+    if (!xml_safe(e, s->code, &s->loc, "this snippet"))
+        return;
+    start(e, "snippet");
+    attr(e, "lab", s->lab);
+    attr(e, "region", s->region);
+    if (s->file)
+        attr(e, "file", s->file);
+    const char *lang = snippet_lang(s->file);
+    if (lang)
+        attr(e, "lang", lang);
+    xmlTextWriterWriteString(e->w, BAD_CAST(s->code ? s->code : ""));
+    end(e);
+}
+
+static void write_question(struct emitter *e, const struct ast_question *q)
+{
+    start(e, "question");
+    attr(e, "kind", qkind_name[q->kind]);
+    attr(e, "id", q->id ? q->id : "");
+    attr_num(e, "points", q->points);
+    write_text(e, "prompt", q->prompt, "the prompt");
+
+    switch (q->kind) {
+    case Q_SINGLE:
+    case Q_MULTIPLE:
+        write_choices(e, q);
+        break;
+    case Q_TRUEFALSE:
+        start(e, "answer");
+        attr(e, "value", q->tf_answer ? "true" : "false");
+        end(e);
+        break;
+    case Q_NUMERIC: {
+        const struct ast_numeric *a = &q->numeric;
+        start(e, "answer");
+        if (a->kind == NUM_RANGE) {
+            attr(e, "kind", "range");
+            attr_num(e, "min", a->lo.num);
+            attr_num(e, "max", a->hi.num);
+        } else {
+            attr(e, "kind", a->kind == NUM_EXACT ? "exact" : "tolerance");
+            attr_num(e, "value", a->value.num);
+            if (a->kind == NUM_TOLERANCE)
+                attr_num(e, "tolerance", a->tolerance.num);
+        }
+        end(e);
+        write_text(e, "unit", q->unit, "the unit");
+        break;
+    }
+    case Q_TEXT:
+        for (size_t i = 0; i < q->accept.n; i++) {
+            const struct ast_tr *a = &q->accept.items[i];
+            if (xml_safe(e, a->raw, &a->loc, "this accepted answer"))
+                element(e, "accept", a->raw ? a->raw : "");
+        }
+        break;
+    }
+    write_text(e, "explain", q->explain, "the explanation");
+    for (size_t i = 0; i < q->labs.n; i++)
+        write_lab(e, &q->labs.items[i]);
+    for (size_t i = 0; i < q->snippets.n; i++)
+        write_snippet(e, &q->snippets.items[i]);
+    end(e);
+}
+
+/* ---- The document ------------------------------------------------------- */
+
+int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d)
+{
+    const struct ast_quiz *quiz = c->quiz;
+    if (!quiz) {
+        diag_error(d, NULL, "no quiz to write");
+        return -1;
+    }
+    xmlBufferPtr buf = xmlBufferCreate();
+    struct emitter e = { .w = xmlNewTextWriterMemory(buf, 0), .d = d, .quiz = quiz };
+    xmlTextWriterSetIndent(e.w, 1);
+    xmlTextWriterSetIndentString(e.w, BAD_CAST "  ");
+    xmlTextWriterStartDocument(e.w, "1.0", "UTF-8", NULL);
+
+    start(&e, "course");
+    attr(&e, "xmlns", COURSE_NS);
+    attr(&e, "id", quiz->id ? quiz->id : "");
+    write_text(&e, "title", quiz->title, "the title");
+    write_text(&e, "intro", quiz->intro, "the intro");
+    if (quiz->langs.n > 0) {
+        start(&e, "languages");
+        attr(&e, "default", quiz->langs.items[0].tag);
+        for (size_t i = 0; i < quiz->langs.n; i++)
+            element(&e, "language", quiz->langs.items[i].tag);
+        end(&e);
+    }
+    start(&e, "settings");
+    attr(&e, "feedback", feedback_name[quiz->feedback]);
+    attr(&e, "shuffle", shuffle_name[quiz->shuffle]);
+    attr_num(&e, "passing", quiz->passing);
+    end(&e);
+
+    start(&e, "questions");
+    for (size_t i = 0; i < c->questions.n; i++)
+        write_question(&e, c->questions.items[i]);
+    end(&e);
+    end(&e);
+    int rc = xmlTextWriterEndDocument(e.w);
+    xmlFreeTextWriter(e.w);
+
+    if (rc < 0 && !e.failed) {
+        diag_error(d, NULL, "cannot write the course document");
+        e.failed = true;
+    }
+    if (!e.failed)
+        membuf_append(out, xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
+    xmlBufferFree(buf);
+    return e.failed ? -1 : 0;
+}

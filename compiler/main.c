@@ -1,0 +1,241 @@
+/*
+ * main.c — the quizc command line: read a quiz, check it, and write the
+ * course document (or, where packaging is built in, a SCORM package).
+ *
+ * Exit status: 0 success, 1 errors in the input (or the output could not be
+ * written), 2 a usage error.  Nothing is written when there is any error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "emit.h"
+#include "output.h"
+#include "qz.h"
+
+#ifndef QZ_VERSION
+#define QZ_VERSION "0.1.0"
+#endif
+
+enum out_kind {
+    OUT_XML,        /* -o FILE.xml, or the default FILE.xml beside the quiz */
+    OUT_ZIP,        /* -o FILE.zip: a SCORM package */
+    OUT_DIR,        /* --dir DIR: the SCORM package's files, unpacked */
+};
+
+struct options {
+    const char *input;
+    const char *output;         /* -o; NULL: the default */
+    const char *dir;            /* --dir */
+    bool check_only;            /* --check */
+    struct emit_opts emit;      /* --scorm */
+    struct qz_labpath labpath;  /* -L DIRs first; the defaults are added after parsing */
+};
+
+static const char usage_line[] =
+    "usage: quizc [-o FILE.xml|FILE.zip] [--dir DIR] [-L DIR]... [--scorm 1.2|2004] [--check] FILE.qz";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "quizc: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s (quizc --help for more)\n", usage_line);
+}
+
+static void help(void)
+{
+    printf("%s\n\n"
+           "Compile a .qz quiz into a course document or a SCORM package.\n\n"
+           "  -o FILE          write FILE: .xml the course document, .zip a SCORM package\n"
+           "                   (default: the quiz's name with .xml, beside the quiz)\n"
+           "  --dir DIR        write the SCORM package's files into the folder DIR\n"
+           "  --scorm VERSION  SCORM version of a package: 1.2 (default) or 2004\n"
+           "  -L DIR           look for labs in DIR first (repeatable); then labs/ beside\n"
+           "                   the quiz, then labs/ in the working folder\n"
+           "  --check          report problems only; write nothing\n"
+           "  --help           show this help\n"
+           "  --version        show the version\n\n"
+           "Exit status: 0 success, 1 errors in the quiz or its output, 2 usage errors.\n",
+           usage_line);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Returns -1 to go on, or the exit status (help, version, usage errors). */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_HELP, OPT_VERSION };
+    static const struct option longs[] = {
+        { "output",  required_argument, NULL, 'o' },
+        { "check",   no_argument,       NULL, OPT_CHECK },
+        { "dir",     required_argument, NULL, OPT_DIR },
+        { "scorm",   required_argument, NULL, OPT_SCORM },
+        { "help",    no_argument,       NULL, OPT_HELP },
+        { "version", no_argument,       NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:L:", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'L':
+            qz_labpath_add(&o->labpath, optarg);
+            break;
+        case OPT_CHECK:
+            o->check_only = true;
+            break;
+        case OPT_DIR:
+            o->dir = optarg;
+            break;
+        case OPT_SCORM:
+            if (strcmp(optarg, "1.2") == 0) {
+                o->emit.scorm = SCORM_12;
+            } else if (strcmp(optarg, "2004") == 0) {
+                o->emit.scorm = SCORM_2004;
+            } else {
+                usage_error("--scorm takes 1.2 or 2004, not '%s'", optarg);
+                return 2;
+            }
+            break;
+        case OPT_HELP:
+            help();
+            return 0;
+        case OPT_VERSION:
+            printf("quizc %s\n", QZ_VERSION);
+            return 0;
+        case ':':
+            usage_error("%s needs an argument", argv[optind - 1]);
+            return 2;
+        default:
+            if (optopt)
+                usage_error("unknown option '-%c'", (char[]){ (char)optopt, '\0' });
+            else
+                usage_error("unknown option '%s'", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        usage_error("%s", "no input file");
+        return 2;
+    }
+    if (argc - optind > 1) {
+        usage_error("one input file at a time; '%s' is one too many", argv[optind + 1]);
+        return 2;
+    }
+    o->input = argv[optind];
+    if (o->output && o->dir) {
+        usage_error("%s", "-o and --dir cannot be used together");
+        return 2;
+    }
+    if (o->output && !ends_with(o->output, ".xml") && !ends_with(o->output, ".zip")) {
+        usage_error("-o '%s': the name must end in .xml (course document) or .zip (SCORM package)", o->output);
+        return 2;
+    }
+    return -1;
+}
+
+/* The search path after -L: labs/ beside the quiz, then ./labs. */
+static void add_default_labpath(struct options *o)
+{
+    const char *slash = strrchr(o->input, '/');
+    if (slash) {
+        char *dir = xstrndup(o->input, (size_t)(slash - o->input) + 1);
+        char *labs = xasprintf("%slabs", dir);
+        qz_labpath_add(&o->labpath, labs);
+        free(labs);
+        free(dir);
+    }
+    qz_labpath_add(&o->labpath, "labs");
+}
+
+/* FILE.qz -> FILE.xml (any other name gets .xml appended). */
+static char *default_output(const char *input)
+{
+    if (ends_with(input, ".qz"))
+        return xasprintf("%.*s.xml", (int)(strlen(input) - 3), input);
+    return xasprintf("%s.xml", input);
+}
+
+static int write_xml(struct diag *d, const struct qz_course *c, const char *path)
+{
+    struct membuf xml = { 0 };
+    int rc = emit_course_xml(c, &xml, d);
+    if (rc == 0)
+        rc = output_file(d, path, xml.data, xml.len);
+    membuf_free(&xml);
+    return rc;
+}
+
+/*
+ * SCORM packages come from the packaging module; a build that has it
+ * defines QUIZC_SCORM (mk/scorm.mk).
+ */
+static int write_package(struct diag *d, const struct qz_course *c, const struct options *o)
+{
+#ifdef QUIZC_SCORM
+    struct emit_files files = { 0 };
+    int rc = emit_scorm_files(c, &o->emit, &files, d);
+    if (rc == 0 && o->dir) {
+        rc = output_dir(d, o->dir, &files);
+    } else if (rc == 0) {
+        struct membuf zip = { 0 };
+        rc = emit_zip(&files, &zip, d);
+        if (rc == 0)
+            rc = output_file(d, o->output, zip.data, zip.len);
+        membuf_free(&zip);
+    }
+    emit_files_free(&files);
+    return rc;
+#else
+    (void)c;
+    diag_error(d, NULL, "cannot write '%s': this quizc was built without SCORM packaging",
+               o->dir ? o->dir : o->output);
+    return -1;
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = { .emit = { .scorm = SCORM_12 } };
+    int status = parse_args(argc, argv, &o);
+    if (status >= 0) {
+        qz_labpath_clear(&o.labpath);
+        return status;
+    }
+    add_default_labpath(&o);
+
+    struct diag *d = diag_new(stderr);
+    struct qz_course *c = qz_load(d, o.input, &o.labpath);
+    if (c)
+        check_course(d, c);
+
+    if (c && diag_errors(d) == 0 && !o.check_only) {
+        enum out_kind kind = o.dir ? OUT_DIR : o.output && ends_with(o.output, ".zip") ? OUT_ZIP : OUT_XML;
+        char *path = o.output ? xstrdup(o.output) : default_output(o.input);
+        switch (kind) {
+        case OUT_XML:
+            write_xml(d, c, path);
+            break;
+        case OUT_ZIP:
+        case OUT_DIR:
+            write_package(d, c, &o);
+            break;
+        }
+        free(path);
+    }
+
+    diag_summary(d);
+    status = diag_errors(d) ? 1 : 0;
+    qz_course_free(c);
+    diag_free(d);
+    qz_labpath_clear(&o.labpath);
+    return status;
+}

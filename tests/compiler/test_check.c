@@ -1,0 +1,326 @@
+/*
+ * test_check.c — each semantic check: its message, and the line and column
+ * it points at.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "check.h"
+#include "support.h"
+
+static struct capture *cap;
+static struct qz_course *course;
+
+static void setup(void) { cap = capture_new(); course = NULL; }
+static void teardown(void) { qz_course_free(course); capture_free(cap); }
+
+TestSuite(check, .init = setup, .fini = teardown);
+
+/* Load text and run the checks; the text itself must parse cleanly. */
+static bool run(const char *text)
+{
+    course = capture_load_text(cap, "quiz.qz", text);
+    cr_assert_not_null(course);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "the test quiz does not parse:%s", capture_dump(cap));
+    return check_course(cap->d, course);
+}
+
+static void assert_diag(enum diag_level level, size_t n, int line, int col, const char *msg)
+{
+    const struct rec *r = capture_nth(cap, level, n);
+    cr_assert_not_null(r, "no diagnostic #%zu of that level; got:%s", n, capture_dump(cap));
+    cr_expect_str_eq(r->msg, msg, "got:%s", capture_dump(cap));
+    cr_expect_eq(r->line, line, "line %d, expected %d:%s", r->line, line, capture_dump(cap));
+    cr_expect_eq(r->col, col, "column %d, expected %d:%s", r->col, col, capture_dump(cap));
+}
+
+static void assert_only_error(int line, int col, const char *msg)
+{
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "expected one error, got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 0, line, col, msg);
+}
+
+Test(check, a_complete_quiz_passes_every_check)
+{
+    bool ok = run("quiz ok {\n"
+                  "    title { en: \"T\" id: \"J\" }\n"
+                  "    languages en, id\n"
+                  "    passing 100%\n"
+                  "    single q1 { prompt \"P\" correct \"a\" wrong \"b\" because { en: \"no\" id: \"tidak\" } }\n"
+                  "    multiple q2 { prompt \"P\" correct \"a\" correct \"b\" wrong \"c\" points 2 }\n"
+                  "    truefalse q3 { prompt \"P\" answer false }\n"
+                  "    numeric q4 { prompt \"P\" answer 0.26..0.29 unit \"fraction\" }\n"
+                  "    numeric q5 { prompt \"P\" answer 0.27 within 0 }\n"
+                  "    text q6 { prompt \"P\" accept \"NVLink\" }\n"
+                  "}\n");
+    cr_expect(ok, "got:%s", capture_dump(cap));
+    cr_expect_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
+}
+
+Test(check, the_seed_quiz_passes_every_check)
+{
+    course = qz_load(cap->d, "quizzes/paralelisme.qz", NULL);
+    cr_assert_not_null(course);
+    cr_expect(check_course(cap->d, course), "got:%s", capture_dump(cap));
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 0, "got:%s", capture_dump(cap));
+}
+
+Test(check, a_duplicate_id_is_reported_at_the_second_with_a_note_at_the_first)
+{
+    cr_expect_not(run("quiz d {\n"
+                      "    title \"T\"\n"
+                      "    truefalse q1 { prompt \"A\" answer true }\n"
+                      "    truefalse q1 { prompt \"B\" answer true }\n"
+                      "}\n"));
+    assert_only_error(4, 15, "duplicate question id 'q1'");
+    assert_diag(DIAG_NOTE, 0, 3, 15, "'q1' is first defined here");
+}
+
+Test(check, a_duplicate_id_in_an_included_file_names_both_files)
+{
+    free(capture_write(cap, "more.qz", "\n\ntruefalse dup { prompt \"B\" answer true }\n"));
+    cr_expect_not(run("quiz d {\n"
+                      "    title \"T\"\n"
+                      "    truefalse dup { prompt \"A\" answer true }\n"
+                      "    include \"more.qz\"\n"
+                      "}\n"));
+    assert_only_error(3, 11, "duplicate question id 'dup'");
+    const struct rec *e = capture_nth(cap, DIAG_ERROR, 0), *n = capture_nth(cap, DIAG_NOTE, 0);
+    cr_assert_not_null(n);
+    cr_expect(strstr(e->file, "/more.qz") != NULL, "error in %s", e->file);
+    cr_expect(strstr(n->file, "/quiz.qz") != NULL, "note in %s", n->file);
+    cr_expect_eq(n->line, 3);
+    cr_expect_eq(n->col, 15);
+}
+
+Test(check, a_question_without_a_prompt_is_reported_at_its_id)
+{
+    cr_expect_not(run("quiz p {\n"
+                      "    title \"T\"\n"
+                      "    truefalse nop { answer true }\n"
+                      "}\n"));
+    assert_only_error(3, 15, "truefalse question 'nop' has no prompt (add `prompt \"...\"`)");
+}
+
+Test(check, a_single_with_two_correct_choices_says_how_many)
+{
+    cr_expect_not(run("quiz s {\n"
+                      "    title \"T\"\n"
+                      "    single q3 {\n"
+                      "        prompt \"P\"\n"
+                      "        correct \"a\"\n"
+                      "        wrong \"b\"\n"
+                      "        correct \"c\"\n"
+                      "    }\n"
+                      "}\n"));
+    assert_only_error(3, 12, "single question 'q3' needs exactly one correct choice, has 2 "
+                             "(use `multiple` for several)");
+    cr_expect_eq(capture_count(cap, DIAG_NOTE), 2);
+    assert_diag(DIAG_NOTE, 0, 5, 9, "a correct choice");
+    assert_diag(DIAG_NOTE, 1, 7, 9, "a correct choice");
+}
+
+Test(check, a_single_with_no_correct_choice_says_so)
+{
+    cr_expect_not(run("quiz s {\n"
+                      "    title \"T\"\n"
+                      "    single q3 { prompt \"P\" wrong \"a\" wrong \"b\" }\n"
+                      "}\n"));
+    assert_only_error(3, 12, "single question 'q3' needs exactly one correct choice, has none");
+}
+
+Test(check, a_choice_question_needs_at_least_two_choices)
+{
+    cr_expect_not(run("quiz s {\n"
+                      "    title \"T\"\n"
+                      "    multiple lonely { prompt \"P\" correct \"a\" }\n"
+                      "}\n"));
+    assert_only_error(3, 14, "multiple question 'lonely' needs at least two choices, has 1");
+}
+
+Test(check, a_multiple_with_no_correct_choice_is_reported)
+{
+    cr_expect_not(run("quiz m {\n"
+                      "    title \"T\"\n"
+                      "    multiple q9 { prompt \"P\" wrong \"a\" wrong \"b\" }\n"
+                      "}\n"));
+    assert_only_error(3, 14, "multiple question 'q9' needs at least one correct choice, has none");
+}
+
+Test(check, more_choices_than_scorm_ids_is_reported_at_the_first_too_many)
+{
+    char text[4096] = "quiz big {\n    title \"T\"\n    multiple many {\n        prompt \"P\"\n";
+    for (int i = 0; i < 37; i++)
+        strcat(text, i == 0 ? "        correct \"c\"\n" : "        wrong \"w\"\n");
+    strcat(text, "    }\n}\n");
+    cr_expect_not(run(text));
+    assert_only_error(41, 9, "multiple question 'many' has 37 choices; at most 36 are allowed "
+                             "(SCORM 1.2 names choices 0-9, a-z)");
+}
+
+Test(check, a_truefalse_without_an_answer_is_reported)
+{
+    cr_expect_not(run("quiz t {\n"
+                      "    title \"T\"\n"
+                      "    truefalse q10 { prompt \"P\" }\n"
+                      "}\n"));
+    assert_only_error(3, 15, "truefalse question 'q10' has no answer (add `answer true` or `answer false`)");
+}
+
+Test(check, a_numeric_without_an_answer_is_reported)
+{
+    cr_expect_not(run("quiz n {\n"
+                      "    title \"T\"\n"
+                      "    numeric q11 { prompt \"P\" unit \"ms\" }\n"
+                      "}\n"));
+    assert_only_error(3, 13, "numeric question 'q11' has no answer (add `answer 42`, "
+                             "`answer 0.27 within 0.01` or `answer 0.26..0.29`)");
+}
+
+Test(check, a_numeric_range_whose_low_end_is_above_its_high_end_is_reported_at_the_low_end)
+{
+    cr_expect_not(run("quiz n {\n"
+                      "    title \"T\"\n"
+                      "    numeric q11 {\n"
+                      "        prompt \"P\"\n"
+                      "        answer 0.29..0.26\n"
+                      "    }\n"
+                      "}\n"));
+    assert_only_error(5, 16, "numeric range 0.29..0.26 is empty: its low end is above its high end");
+}
+
+Test(check, a_negative_tolerance_is_reported_at_the_tolerance)
+{
+    cr_expect_not(run("quiz n {\n"
+                      "    title \"T\"\n"
+                      "    numeric q11 { prompt \"P\" answer 0.27 within -0.01 }\n"
+                      "}\n"));
+    assert_only_error(3, 48, "tolerance must not be negative, got -0.01");
+}
+
+Test(check, passing_above_one_hundred_percent_is_reported)
+{
+    cr_expect_not(run("quiz p {\n"
+                      "    title \"T\"\n"
+                      "    passing 120%\n"
+                      "    truefalse q { prompt \"P\" answer true }\n"
+                      "}\n"));
+    assert_only_error(3, 13, "passing 120% is outside 0%..100%");
+}
+
+Test(check, zero_points_are_reported_at_the_points)
+{
+    cr_expect_not(run("quiz p {\n"
+                      "    title \"T\"\n"
+                      "    truefalse q { prompt \"P\" answer true points 0 }\n"
+                      "}\n"));
+    assert_only_error(3, 50, "points must be greater than 0, got 0");
+}
+
+Test(check, a_text_question_without_accepted_answers_is_reported)
+{
+    cr_expect_not(run("quiz x {\n"
+                      "    title \"T\"\n"
+                      "    text q12 { prompt \"P\" }\n"
+                      "}\n"));
+    assert_only_error(3, 10, "text question 'q12' accepts no answer (add `accept \"...\"`)");
+}
+
+Test(check, a_quiz_without_a_title_is_reported_at_its_name)
+{
+    cr_expect_not(run("quiz untitled {\n"
+                      "    truefalse q { prompt \"P\" answer true }\n"
+                      "}\n"));
+    assert_only_error(1, 6, "quiz 'untitled' has no title (add `title \"...\"`)");
+}
+
+Test(check, a_text_missing_a_declared_language_names_it_with_a_note_at_the_languages)
+{
+    cr_expect_not(run("quiz l {\n"
+                      "    title \"T\"\n"
+                      "    languages id, en\n"
+                      "    truefalse q {\n"
+                      "        prompt { id: \"Benar?\" }\n"
+                      "        answer true\n"
+                      "    }\n"
+                      "}\n"));
+    assert_only_error(5, 16, "missing 'en' translation of the prompt");
+    assert_diag(DIAG_NOTE, 0, 3, 5, "the quiz's languages are declared here");
+}
+
+Test(check, a_language_not_declared_is_reported_at_its_tag)
+{
+    cr_expect_not(run("quiz l {\n"
+                      "    title \"T\"\n"
+                      "    languages en\n"
+                      "    truefalse q {\n"
+                      "        prompt { en: \"True?\" fr: \"Vrai ?\" }\n"
+                      "        answer true\n"
+                      "    }\n"
+                      "}\n"));
+    assert_only_error(5, 31, "language 'fr' is not declared in the quiz's `languages`");
+    assert_diag(DIAG_NOTE, 0, 3, 5, "the quiz's languages are declared here");
+}
+
+Test(check, a_language_tag_in_a_quiz_that_declares_none_is_reported)
+{
+    cr_expect_not(run("quiz l {\n"
+                      "    title { en: \"T\" }\n"
+                      "    truefalse q { prompt \"P\" answer true }\n"
+                      "}\n"));
+    assert_only_error(2, 13, "language 'en' is used but the quiz declares no languages (add `languages en`)");
+}
+
+Test(check, a_neutral_string_in_a_multi_language_quiz_is_accepted)
+{
+    cr_expect(run("quiz l {\n"
+                  "    title { id: \"Kuis\" en: \"Quiz\" }\n"
+                  "    languages id, en\n"
+                  "    text q { prompt { id: \"Nama?\" en: \"Name?\" } accept \"NVLink\" explain \"NVLink.\" }\n"
+                  "}\n"), "got:%s", capture_dump(cap));
+    cr_expect_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
+}
+
+Test(check, a_translation_given_twice_is_reported_at_the_second)
+{
+    cr_expect_not(run("quiz l {\n"
+                      "    title { en: \"A\" en: \"B\" }\n"
+                      "    languages en\n"
+                      "    truefalse q { prompt \"P\" answer true }\n"
+                      "}\n"));
+    assert_only_error(2, 22, "the 'en' translation of the title is given twice");
+    assert_diag(DIAG_NOTE, 0, 2, 13, "first given here");
+}
+
+Test(check, a_language_declared_twice_is_reported)
+{
+    cr_expect_not(run("quiz l {\n"
+                      "    title \"T\"\n"
+                      "    languages en, id, en\n"
+                      "    truefalse q { prompt \"P\" answer true }\n"
+                      "}\n"));
+    assert_only_error(3, 23, "language 'en' is declared twice");
+}
+
+Test(check, every_independent_problem_is_reported_in_one_run)
+{
+    cr_expect_not(run("quiz many {\n"
+                      "    title \"T\"\n"
+                      "    passing 101%\n"
+                      "    single a { prompt \"P\" wrong \"x\" wrong \"y\" }\n"
+                      "    truefalse b { prompt \"P\" }\n"
+                      "    truefalse a { prompt \"P\" answer true }\n"
+                      "}\n"));
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 4, "got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 0, 3, 13, "passing 101% is outside 0%..100%");
+    assert_diag(DIAG_ERROR, 1, 4, 12, "single question 'a' needs exactly one correct choice, has none");
+    assert_diag(DIAG_ERROR, 2, 5, 15, "truefalse question 'b' has no answer (add `answer true` or `answer false`)");
+    assert_diag(DIAG_ERROR, 3, 6, 15, "duplicate question id 'a'");
+}
+
+Test(check, a_quiz_without_questions_gets_a_warning)
+{
+    cr_expect(run("quiz empty {\n    title \"T\"\n}\n"));
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 0);
+    assert_diag(DIAG_WARNING, 0, 1, 6, "quiz 'empty' has no questions");
+}

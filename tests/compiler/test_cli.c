@@ -1,0 +1,342 @@
+/*
+ * test_cli.c — quizc end to end: exit codes, messages, the lab search path,
+ * and that no output is created or changed when anything is wrong.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#ifndef QUIZC_BIN
+#define QUIZC_BIN "build/quizc"
+#endif
+
+static char dir[64];
+
+struct result {
+    int status;         /* exit status, or -1 when killed */
+    char *out, *err;
+};
+static struct result res;
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/quizc-cli-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    memset(&res, 0, sizeof res);
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    return remove(p);
+}
+
+static void teardown(void)
+{
+    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    free(res.out);
+    free(res.err);
+}
+
+TestSuite(cli, .init = setup, .fini = teardown);
+
+static char *in_dir(const char *name)
+{
+    return xasprintf("%s/%s", dir, name);
+}
+
+static char *slurp(const char *path)
+{
+    size_t len;
+    char *s = read_file(path, &len);
+    return s ? s : xstrdup("");
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+/* Run quizc with the given arguments (NULL-terminated), from the repository root. */
+static void quizc(const char *arg, ...)
+{
+    const char *argv[32] = { QUIZC_BIN };
+    int n = 1;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a && n < 31; a = va_arg(ap, const char *))
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+
+    char *out = in_dir(".stdout"), *err = in_dir(".stderr");
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        execv(QUIZC_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    free(res.out);
+    free(res.err);
+    res.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    res.out = slurp(out);
+    res.err = slurp(err);
+    unlink(out);
+    unlink(err);
+    free(out);
+    free(err);
+}
+
+static const char good_quiz[] =
+    "quiz good {\n"
+    "    title \"A good quiz\"\n"
+    "    truefalse q1 { prompt \"Is this fine?\" answer true }\n"
+    "}\n";
+
+static const char bad_quiz[] =
+    "quiz bad {\n"
+    "    title \"A bad quiz\"\n"
+    "    single q1 { prompt \"Pick\" wrong \"a\" wrong \"b\" }\n"
+    "}\n";
+
+Test(cli, help_prints_the_usage_and_exits_0)
+{
+    quizc("--help", NULL);
+    cr_expect_eq(res.status, 0);
+    cr_expect(strstr(res.out, "usage: quizc") != NULL, "stdout: %s", res.out);
+    cr_expect(strstr(res.out, "--check") != NULL);
+}
+
+Test(cli, version_prints_the_version_and_exits_0)
+{
+    quizc("--version", NULL);
+    cr_expect_eq(res.status, 0);
+    cr_expect_str_eq(res.out, "quizc " QZ_VERSION "\n");
+}
+
+Test(cli, an_unknown_option_is_a_usage_error_with_a_one_line_hint)
+{
+    quizc("--frobnicate", "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 2);
+    cr_expect_str_eq(res.err, "quizc: unknown option '--frobnicate'\n"
+                              "usage: quizc [-o FILE.xml|FILE.zip] [--dir DIR] [-L DIR]... "
+                              "[--scorm 1.2|2004] [--check] FILE.qz (quizc --help for more)\n");
+}
+
+Test(cli, a_missing_input_file_argument_is_a_usage_error)
+{
+    quizc("--check", NULL);
+    cr_expect_eq(res.status, 2);
+    cr_expect(strstr(res.err, "no input file") != NULL, "stderr: %s", res.err);
+}
+
+Test(cli, an_option_without_its_argument_is_a_usage_error)
+{
+    quizc("tests/data/compiler/kinds.qz", "-o", NULL);
+    cr_expect_eq(res.status, 2);
+    cr_expect(strstr(res.err, "-o needs an argument") != NULL, "stderr: %s", res.err);
+}
+
+Test(cli, a_bad_scorm_version_is_a_usage_error)
+{
+    quizc("--scorm", "3", "--check", "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 2);
+    cr_expect(strstr(res.err, "--scorm takes 1.2 or 2004, not '3'") != NULL, "stderr: %s", res.err);
+    quizc("--scorm", "2004", "--check", "-L", "tests/data/labs", "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+}
+
+Test(cli, an_output_name_of_unknown_kind_is_a_usage_error)
+{
+    char *out = in_dir("course.txt");
+    quizc("-o", out, "tests/data/compiler/markdown.qz", NULL);
+    cr_expect_eq(res.status, 2);
+    cr_expect_not(exists(out));
+    free(out);
+}
+
+Test(cli, two_input_files_are_a_usage_error)
+{
+    quizc("tests/data/compiler/kinds.qz", "tests/data/compiler/markdown.qz", NULL);
+    cr_expect_eq(res.status, 2);
+}
+
+Test(cli, a_good_quiz_compiles_to_a_valid_document)
+{
+    char *out = in_dir("course.xml");
+    quizc("-L", "tests/data/labs", "-o", out, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    cr_expect_str_eq(res.err, "");
+    cr_assert(exists(out));
+    char *cmd = xasprintf("xmllint --noout --schema compiler/course.xsd %s 2>/dev/null", out);
+    cr_expect_eq(system(cmd), 0, "xmllint rejects %s", out);
+    free(cmd);
+    free(out);
+}
+
+Test(cli, the_output_is_byte_identical_across_runs)
+{
+    char *a = in_dir("a.xml"), *b = in_dir("b.xml");
+    quizc("-L", "tests/data/labs", "-o", a, "tests/data/compiler/kinds.qz", NULL);
+    cr_assert_eq(res.status, 0);
+    quizc("-L", "tests/data/labs", "-o", b, "tests/data/compiler/kinds.qz", NULL);
+    cr_assert_eq(res.status, 0);
+    char *sa = slurp(a), *sb = slurp(b);
+    cr_expect_str_eq(sa, sb);
+    free(sa);
+    free(sb);
+    free(a);
+    free(b);
+}
+
+Test(cli, without_o_the_document_goes_beside_the_quiz_with_an_xml_extension)
+{
+    char *q = in_dir("lesson.qz"), *x = in_dir("lesson.xml");
+    spit(q, good_quiz);
+    quizc(q, NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    cr_expect(exists(x));
+    free(q);
+    free(x);
+}
+
+Test(cli, errors_exit_1_with_located_messages_and_a_count)
+{
+    char *q = in_dir("bad.qz"), *x = in_dir("out.xml");
+    spit(q, bad_quiz);
+    quizc("-o", x, q, NULL);
+    cr_expect_eq(res.status, 1);
+    char *want = xasprintf("%s:3:12: error: single question 'q1' needs exactly one correct choice, has none\n", q);
+    cr_expect(strncmp(res.err, want, strlen(want)) == 0, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n1 error generated.\n") != NULL, "stderr: %s", res.err);
+    cr_expect_not(exists(x), "no output after an error");
+    free(want);
+    free(q);
+    free(x);
+}
+
+Test(cli, an_existing_output_is_untouched_after_an_error)
+{
+    char *q = in_dir("bad.qz"), *x = in_dir("out.xml");
+    spit(q, bad_quiz);
+    spit(x, "precious\n");
+    quizc("-o", x, q, NULL);
+    cr_expect_eq(res.status, 1);
+    char *s = slurp(x);
+    cr_expect_str_eq(s, "precious\n");
+    free(s);
+    free(q);
+    free(x);
+}
+
+Test(cli, check_reports_but_writes_nothing)
+{
+    char *q = in_dir("lesson.qz"), *x = in_dir("lesson.xml"), *o = in_dir("o.xml");
+    spit(q, good_quiz);
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    quizc("--check", "-o", o, q, NULL);
+    cr_expect_eq(res.status, 0);
+    cr_expect_not(exists(x));
+    cr_expect_not(exists(o));
+    spit(q, bad_quiz);
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect_not(exists(x));
+    free(q);
+    free(x);
+    free(o);
+}
+
+Test(cli, an_unreadable_input_exits_1)
+{
+    char *q = in_dir("missing.qz");
+    quizc(q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, "cannot read") != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
+Test(cli, a_folder_as_output_is_a_clear_error)
+{
+    char *x = in_dir("out.xml");
+    cr_assert_eq(mkdir(x, 0777), 0);
+    quizc("-L", "tests/data/labs", "-o", x, "tests/data/compiler/markdown.qz", NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, "it is a folder") != NULL, "stderr: %s", res.err);
+    free(x);
+}
+
+Test(cli, double_dash_ends_the_options)
+{
+    quizc("--check", "--", "--help", NULL);
+    cr_expect_eq(res.status, 1, "'--help' after -- is a file name");
+    cr_expect(strstr(res.err, "cannot read '--help'") != NULL, "stderr: %s", res.err);
+}
+
+/* A quiz in the scratch folder naming lab `pipe` and a metric only one of two copies declares. */
+static char *lab_quiz(void)
+{
+    char *labs = in_dir("labs"), *pipe = in_dir("labs/pipe"), *m = in_dir("labs/pipe/lab.qz");
+    cr_assert_eq(mkdir(labs, 0777), 0);
+    cr_assert_eq(mkdir(pipe, 0777), 0);
+    spit(m, "lab pipe {\n    title \"Local copy\"\n    param stages = 2 in 1..8 \"stages\"\n"
+            "    metric only_here \"a metric the fixture lab lacks\"\n}\n");
+    char *q = in_dir("labs.qz");
+    spit(q, "quiz l {\n    title \"T\"\n    truefalse q {\n        prompt \"P\" answer true\n"
+            "        lab pipe (stages = 2) expect only_here > 0\n    }\n}\n");
+    free(labs);
+    free(pipe);
+    free(m);
+    return q;
+}
+
+Test(cli, labs_beside_the_quiz_are_found_without_L)
+{
+    char *q = lab_quiz();
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    free(q);
+}
+
+Test(cli, L_folders_come_before_the_labs_beside_the_quiz)
+{
+    char *q = lab_quiz();
+    quizc("--check", "-L", "tests/data/labs", q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, "lab 'pipe' reports no metric 'only_here'") != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
+Test(cli, an_unknown_lab_exits_1_at_its_location)
+{
+    char *q = in_dir("nolab.qz");
+    spit(q, "quiz l {\n    title \"T\"\n    truefalse q { prompt \"P\" answer true lab nowhere }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    char *want = xasprintf("%s:3:46: error: unknown lab 'nowhere'", q);
+    cr_expect(strstr(res.err, want) != NULL, "stderr: %s", res.err);
+    free(want);
+    free(q);
+}

@@ -1,0 +1,282 @@
+/*
+ * test_labs.c — lab references in quizzes against the fixture labs in
+ * tests/data/labs: resolution, every kind of bad reference at its line and
+ * column, and snippet regions.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "support.h"
+
+static struct capture *cap;
+static struct qz_course *course;
+
+static void setup(void) { cap = capture_new(); course = NULL; }
+static void teardown(void) { qz_course_free(course); capture_free(cap); }
+
+TestSuite(labs, .init = setup, .fini = teardown);
+
+/* A quiz around one question body (lines 3 on), loaded with the fixture labs. */
+static void load_question(const char *kind, const char *body)
+{
+    char *text = xasprintf("quiz labs {\n    title \"T\"\n    %s q {\n        prompt \"P\"\n%s    }\n}\n",
+                           kind, body);
+    course = capture_load_text(cap, "quiz.qz", text);
+    free(text);
+    cr_assert_not_null(course);
+}
+
+static void assert_only_error(int line, int col, const char *msg)
+{
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "expected one error, got:%s", capture_dump(cap));
+    const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
+    cr_expect_str_eq(r->msg, msg, "got:%s", capture_dump(cap));
+    cr_expect_eq(r->line, line, "line %d, expected %d:%s", r->line, line, capture_dump(cap));
+    cr_expect_eq(r->col, col, "column %d, expected %d:%s", r->col, col, capture_dump(cap));
+}
+
+Test(labs, a_known_lab_is_loaded_once_and_linked_to_each_reference)
+{
+    load_question("numeric", "        answer 0.43\n"
+                             "        lab pipe (stages = 4, microbatches = 4, schedule = 1f1b, rate = 0.25)\n"
+                             "            expect bubble_fraction within 0.05 of answer\n"
+                             "        lab pipe (stages = 2)\n"
+                             "            expect step_ms < 100\n");
+    cr_assert_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
+    cr_assert_eq(course->labs.n, 1);
+    const struct ast_labdef *def = course->labs.items[0];
+    cr_expect_str_eq(def->name, "pipe");
+    cr_expect_str_eq(def->dir, FIXTURE_LABS "/pipe");
+    const struct ast_question *q = course->questions.items[0];
+    cr_expect_eq(q->labs.items[0].def, def);
+    cr_expect_eq(q->labs.items[1].def, def);
+}
+
+Test(labs, an_unknown_lab_is_reported_at_its_name_with_a_near_miss)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipes (stages = 4)\n");
+    assert_only_error(6, 13, "unknown lab 'pipes'; did you mean 'pipe'?");
+}
+
+Test(labs, an_unknown_lab_far_from_any_is_reported_without_a_suggestion)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab allreduce\n");
+    assert_only_error(6, 13, "unknown lab 'allreduce'");
+}
+
+Test(labs, an_unknown_parameter_suggests_the_nearest_one)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = 4, microbatchs = 8)\n");
+    assert_only_error(6, 31, "lab 'pipe' has no parameter 'microbatchs'; did you mean 'microbatches'?");
+}
+
+Test(labs, a_string_for_an_integer_parameter_is_reported_at_the_value)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = \"four\")\n");
+    assert_only_error(6, 28, "parameter 'stages' takes an integer, got the string \"four\"");
+}
+
+Test(labs, a_name_for_an_integer_parameter_is_reported_at_the_value)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = four)\n");
+    assert_only_error(6, 28, "parameter 'stages' takes an integer, got 'four'");
+}
+
+Test(labs, a_fraction_for_an_integer_parameter_is_reported)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (microbatches = 2.5)\n");
+    assert_only_error(6, 34, "parameter 'microbatches' takes an integer, got 2.5");
+}
+
+Test(labs, a_value_out_of_range_names_the_range)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = 100)\n");
+    assert_only_error(6, 28, "stages = 100 is out of range 1..64");
+}
+
+Test(labs, a_real_parameter_out_of_range_is_reported)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (rate = 1.5)\n");
+    assert_only_error(6, 26, "rate = 1.5 is out of range 0..1");
+}
+
+Test(labs, a_word_outside_an_enumeration_lists_the_allowed_values)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (schedule = zigzag)\n");
+    assert_only_error(6, 30, "parameter 'schedule' takes one of naive|gpipe|1f1b, got 'zigzag'");
+}
+
+Test(labs, a_near_miss_in_an_enumeration_gets_a_suggestion)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (schedule = gpip)\n");
+    assert_only_error(6, 30, "parameter 'schedule' takes one of naive|gpipe|1f1b, got 'gpip'; did you mean 'gpipe'?");
+}
+
+Test(labs, a_parameter_given_twice_is_reported_with_the_first)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = 2, stages = 4)\n");
+    assert_only_error(6, 31, "parameter 'stages' is given twice");
+    const struct rec *n = capture_nth(cap, DIAG_NOTE, 0);
+    cr_assert_not_null(n);
+    cr_expect_eq(n->line, 6);
+    cr_expect_eq(n->col, 19);
+}
+
+Test(labs, an_unknown_metric_suggests_the_nearest_one)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = 4)\n"
+                               "            expect bubble_frac < 0.2\n");
+    assert_only_error(7, 20, "lab 'pipe' reports no metric 'bubble_frac'; did you mean 'bubble_fraction'?");
+}
+
+Test(labs, within_of_answer_outside_a_numeric_question_is_reported)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (stages = 4)\n"
+                               "            expect bubble_fraction within 0.1 of answer\n");
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
+    const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
+    cr_expect_str_eq(r->msg, "'within ... of answer' needs a numeric question (this one is truefalse)");
+    cr_expect_eq(r->line, 7);
+}
+
+Test(labs, every_bad_reference_is_reported_in_one_run)
+{
+    load_question("single", "        correct \"a\" wrong \"b\"\n"
+                            "        lab pipe (stages = 0, schedule = 2)\n"
+                            "            expect nothing > 1\n"
+                            "        lab nope\n");
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 4, "got:%s", capture_dump(cap));
+}
+
+Test(labs, a_snippet_region_is_cut_out_of_the_labs_c_source)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        snippet pipe:schedule\n");
+    cr_assert_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
+    const struct ast_snippet *s = &course->questions.items[0]->snippets.items[0];
+    cr_expect_str_eq(s->file, "pipe.c");
+    cr_expect_str_eq(s->code, "static int next_stage(int stage, int stages)\n"
+                              "{\n"
+                              "    if (stage + 1 < stages)\n"
+                              "        return stage + 1;\n"
+                              "    return -1;\n"
+                              "}\n");
+}
+
+Test(labs, an_indented_snippet_loses_its_common_indentation)
+{
+    char *file = NULL;
+    char *code = qz_snippet(FIXTURE_LABS "/pipe", "loop", &file);
+    cr_assert_not_null(code);
+    cr_expect_str_eq(code, "for (int s = 0; s >= 0; s = next_stage(s, 4))\n"
+                           "    printf(\"stage %d\\n\", s);\n");
+    cr_expect_str_eq(file, "pipe.c");
+    free(code);
+    free(file);
+}
+
+Test(labs, a_script_marks_its_snippets_with_hash_comments)
+{
+    char *file = NULL;
+    char *code = qz_snippet(FIXTURE_LABS "/pipe", "launch", &file);
+    cr_assert_not_null(code);
+    cr_expect_str_eq(code, "exec ./pipe \"$@\"\n");
+    cr_expect_str_eq(file, "run.sh");
+    free(code);
+    free(file);
+}
+
+Test(labs, a_missing_snippet_region_is_reported_at_the_snippet)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        snippet pipe:warmup\n");
+    assert_only_error(6, 9, "lab 'pipe' has no snippet region 'warmup' (a `// snippet: warmup` ... "
+                            "`// end snippet` block in its sources)");
+}
+
+Test(labs, a_snippet_of_an_unknown_lab_is_reported)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        snippet bubble:gpipe\n");
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
+    cr_expect_str_eq(capture_nth(cap, DIAG_ERROR, 0)->msg, "unknown lab 'bubble'");
+    cr_expect_eq(capture_nth(cap, DIAG_ERROR, 0)->line, 6);
+}
+
+Test(labs, a_lab_whose_name_differs_from_its_folder_is_reported_in_the_manifest)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab misnamed\n");
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
+    const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
+    cr_expect_str_eq(r->msg, "lab 'other' is in folder 'misnamed'; a lab's name must match its folder");
+    cr_expect_str_eq(r->file, FIXTURE_LABS "/misnamed/lab.qz");
+    cr_expect_eq(r->line, 2);
+    cr_expect_eq(r->col, 5);
+    const struct rec *n = capture_nth(cap, DIAG_NOTE, 0);
+    cr_assert_not_null(n);
+    cr_expect_eq(n->line, 6);
+}
+
+Test(labs, a_manifest_without_a_lab_is_reported_at_the_reference)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab empty-manifest\n"
+                               "        lab empty-manifest\n");
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "reported once, got:%s", capture_dump(cap));
+    const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
+    cr_expect_str_eq(r->msg, FIXTURE_LABS "/empty-manifest/lab.qz holds no `lab NAME { ... }` manifest");
+    cr_expect_eq(r->line, 6);
+    cr_expect_eq(r->col, 13);
+}
+
+Test(labs, the_search_path_is_tried_in_order)
+{
+    struct qz_labpath p = { 0 };
+    qz_labpath_add(&p, "tests/data/no-such-folder");
+    qz_labpath_add(&p, FIXTURE_LABS);
+    qz_labpath_add(&p, "labs");
+    char *dir = qz_find_lab(&p, "pipe");
+    cr_expect_str_eq(dir, FIXTURE_LABS "/pipe");
+    free(dir);
+    cr_expect_null(qz_find_lab(&p, "no-such-lab"));
+    qz_labpath_clear(&p);
+}
+
+Test(labs, a_lab_name_cannot_climb_out_of_the_search_path)
+{
+    struct qz_labpath p = { 0 };
+    qz_labpath_add(&p, FIXTURE_LABS "/misnamed");
+    cr_expect_null(qz_find_lab(&p, ".."));
+    cr_expect_null(qz_find_lab(&p, "../pipe"));
+    qz_labpath_clear(&p);
+}
+
+Test(labs, parameters_and_metrics_are_found_by_name)
+{
+    struct ast_labdef *def = qz_load_lab(cap->d, FIXTURE_LABS "/pipe", NULL);
+    cr_assert_not_null(def, "got:%s", capture_dump(cap));
+    const struct ast_param *p = qz_lab_param(def, "schedule");
+    cr_assert_not_null(p);
+    cr_expect_eq(p->type, PARAM_ENUM);
+    cr_expect_eq(p->choices.n, 3);
+    cr_expect_eq(qz_lab_param(def, "stages")->type, PARAM_INT);
+    cr_expect_eq(qz_lab_param(def, "rate")->type, PARAM_REAL);
+    cr_expect_null(qz_lab_param(def, "bubble_fraction"));
+    cr_expect_not_null(qz_lab_metric(def, "step_ms"));
+    cr_expect_null(qz_lab_metric(def, "stages"));
+    ast_labdef_free(def);
+}

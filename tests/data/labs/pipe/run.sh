@@ -1,0 +1,4 @@
+#!/bin/sh
+# snippet: launch
+exec ./pipe "$@"
+# end snippet
