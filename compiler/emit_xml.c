@@ -255,9 +255,9 @@ static void write_choices(struct emitter *e, const struct ast_question *q)
     start(e, "choices");
     for (size_t i = 0; i < q->choices.n; i++) {
         const struct ast_choice *ch = &q->choices.items[i];
-        char id[2] = { emit_choice_id(i), '\0' };
+        char key[2] = { emit_choice_id(i), '\0' };
         start(e, "choice");
-        attr(e, "id", id);
+        attr(e, "key", key);
         attr(e, "correct", ch->correct ? "true" : "false");
         write_text(e, "content", ch->text, "this choice");
         write_text(e, "because", ch->because, "this feedback");
@@ -265,7 +265,7 @@ static void write_choices(struct emitter *e, const struct ast_question *q)
     }
     end(e);
 
-    /* The correct choices' ids, space-separated: what a learner must pick. */
+    /* The correct choices' keys, space-separated: what a learner must pick. */
     char ids[2 * 36 + 1];
     size_t n = 0;
     for (size_t i = 0; i < q->choices.n && n + 2 < sizeof ids; i++) {

@@ -161,7 +161,7 @@ Test(emit_xml, the_same_course_gives_the_same_bytes_twice)
 Test(emit_xml, author_markup_is_text_not_elements)
 {
     compile_file("tests/data/compiler/markdown.qz");
-    expect_xpath("string(//c:question[@id='md']/c:choices/c:choice[@id='a']/c:content/c:text/c:p)",
+    expect_xpath("string(//c:question[@id='md']/c:choices/c:choice[@key='a']/c:content/c:text/c:p)",
                  "<script>alert('x')</script>");
     expect_xpath("count(//c:script)", "0");
     cr_expect(strstr((const char *)xml.data, "&lt;script&gt;") != NULL);
@@ -189,15 +189,15 @@ Test(emit_xml, localized_strings_carry_xml_lang_and_neutral_ones_do_not)
     expect_xpath("string(//c:question[@id='several']/c:prompt/c:text[1])", "Pick two.");
 }
 
-Test(emit_xml, choices_get_stable_ids_and_the_correct_response_lists_them)
+Test(emit_xml, choices_get_stable_keys_and_the_correct_response_lists_them)
 {
     compile_file("tests/data/compiler/kinds.qz");
-    expect_xpath("string(//c:question[@id='several']/c:choices/c:choice[3]/@id)", "c");
+    expect_xpath("string(//c:question[@id='several']/c:choices/c:choice[3]/@key)", "c");
     expect_xpath("string(//c:question[@id='several']/c:correct-response)", "a c");
     expect_xpath("string(//c:question[@id='pick']/c:correct-response)", "b");
 }
 
-Test(emit_xml, choice_ids_run_from_a_to_z_then_0_to_9)
+Test(emit_xml, choice_keys_run_from_a_to_z_then_0_to_9)
 {
     cr_expect_eq(emit_choice_id(0), 'a');
     cr_expect_eq(emit_choice_id(25), 'z');
