@@ -338,14 +338,6 @@ bool qz_check_labref(struct diag *d, struct ast_labref *ref, const struct ast_la
     bool ok = true;
     for (size_t i = 0; i < ref->args.n; i++) {
         const struct ast_arg *a = &ref->args.items[i];
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(ref->args.items[j].name, a->name) == 0) {
-                diag_error(d, &a->loc, "parameter '%s' is given twice", a->name);
-                diag_note(d, &ref->args.items[j].loc, "first given here");
-                ok = false;
-                break;
-            }
-        }
         const struct ast_param *p = qz_lab_param(def, a->name);
         if (p) {
             ok &= check_arg(d, a, p);

@@ -195,7 +195,7 @@ Test(check, a_negative_tolerance_is_reported_at_the_tolerance)
                       "    title \"T\"\n"
                       "    numeric q11 { prompt \"P\" answer 0.27 within -0.01 }\n"
                       "}\n"));
-    assert_only_error(3, 48, "tolerance must not be negative, got -0.01");
+    assert_only_error(3, 49, "tolerance must not be negative, got -0.01");
 }
 
 Test(check, passing_above_one_hundred_percent_is_reported)
@@ -214,7 +214,7 @@ Test(check, zero_points_are_reported_at_the_points)
                       "    title \"T\"\n"
                       "    truefalse q { prompt \"P\" answer true points 0 }\n"
                       "}\n"));
-    assert_only_error(3, 50, "points must be greater than 0, got 0");
+    assert_only_error(3, 49, "points must be greater than 0, got 0");
 }
 
 Test(check, a_text_question_without_accepted_answers_is_reported)
@@ -258,7 +258,7 @@ Test(check, a_language_not_declared_is_reported_at_its_tag)
                       "        answer true\n"
                       "    }\n"
                       "}\n"));
-    assert_only_error(5, 31, "language 'fr' is not declared in the quiz's `languages`");
+    assert_only_error(5, 30, "language 'fr' is not declared in the quiz's `languages`");
     assert_diag(DIAG_NOTE, 0, 3, 5, "the quiz's languages are declared here");
 }
 
@@ -288,7 +288,7 @@ Test(check, a_translation_given_twice_is_reported_at_the_second)
                       "    languages en\n"
                       "    truefalse q { prompt \"P\" answer true }\n"
                       "}\n"));
-    assert_only_error(2, 22, "the 'en' translation of the title is given twice");
+    assert_only_error(2, 21, "the 'en' translation of the title is given twice");
     assert_diag(DIAG_NOTE, 0, 2, 13, "first given here");
 }
 

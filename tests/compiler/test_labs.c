@@ -122,17 +122,6 @@ Test(labs, a_near_miss_in_an_enumeration_gets_a_suggestion)
     assert_only_error(6, 30, "parameter 'schedule' takes one of naive|gpipe|1f1b, got 'gpip'; did you mean 'gpipe'?");
 }
 
-Test(labs, a_parameter_given_twice_is_reported_with_the_first)
-{
-    load_question("truefalse", "        answer true\n"
-                               "        lab pipe (stages = 2, stages = 4)\n");
-    assert_only_error(6, 31, "parameter 'stages' is given twice");
-    const struct rec *n = capture_nth(cap, DIAG_NOTE, 0);
-    cr_assert_not_null(n);
-    cr_expect_eq(n->line, 6);
-    cr_expect_eq(n->col, 19);
-}
-
 Test(labs, an_unknown_metric_suggests_the_nearest_one)
 {
     load_question("truefalse", "        answer true\n"
