@@ -1,7 +1,8 @@
 # libqz: lexer, parser, AST, diagnostics, loader (shared by quizc and labrun).
 
 GEN_HEADERS := $(BUILD)/gen/quiz.tab.h $(BUILD)/gen/lex.yy.h
-LIBQZ_SRCS  += grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c
+LIBQZ_SRCS  += grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c \
+               grammar/lex.c grammar/build.c grammar/build_lab.c
 LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
 LIBQZ       := $(BUILD)/libqz.a
 

@@ -1,0 +1,511 @@
+/*
+ * lex.c — what the scanner needs besides its patterns: positions in
+ * characters, string literals (escapes, """ dedent), keywords, and the token
+ * stream the grammar reads (qzplex), which keeps a stack of open braces.
+ *
+ * The brace stack is what lets an unclosed block be reported where it
+ * opened: at the end of the file, or when a block cannot go on (the next
+ * question's head inside a question, a statement keyword inside a language
+ * block), the scanner reports the innermost open brace and hands the grammar
+ * the '}' that was missing, so the rest of the file parses normally.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "quiz.tab.h"
+
+int qz_lex_raw(QZPSTYPE *lval, QZPLTYPE *lloc, void *scanner);
+
+/* ---- Positions ---------------------------------------------------------- */
+
+/* Bytes in the UTF-8 character at s (n bytes left), or 0 when it is not valid UTF-8. */
+static size_t char_len(const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    if (c < 0x80) return 1;
+    size_t w = n < 4 ? n : 4;
+    if (utf8_check(s, w) == 0) return 0;
+    size_t len = 1;
+    while (len < w && ((unsigned char)s[len] & 0xC0) == 0x80) len++;
+    return len;
+}
+
+void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t n)
+{
+    loc->src = p->src;
+    loc->off = p->off;
+    loc->line = loc->end_line = p->line;
+    loc->col = loc->end_col = p->col;
+    size_t i = 0;
+    while (i < n) {
+        char c = s[i];
+        if (c == '\n') {
+            if (!p->after_cr) { p->line++; p->col = 1; }
+            p->after_cr = false;
+            i++;
+            continue;
+        }
+        p->after_cr = false;
+        if (c == '\r') {
+            p->line++;
+            p->col = 1;
+            p->after_cr = true;
+            i++;
+            continue;
+        }
+        size_t len = char_len(s + i, n - i);
+        loc->end_line = p->line;
+        loc->end_col = p->col;
+        p->col++;
+        i += len ? len : 1;     /* an invalid byte counts as one character, as diag shows it */
+    }
+    p->off += n;
+}
+
+struct src_loc loc_span(const struct src_loc *a, const struct src_loc *b)
+{
+    struct src_loc l = *a;
+    l.end_line = b->end_line;
+    l.end_col = b->end_col;
+    return l;
+}
+
+struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
+{
+    struct src_loc l = *loc;
+    int col = loc->col;
+    size_t i = 0;
+    while (i < byte) {
+        size_t len = char_len(s + i, byte - i);
+        i += len ? len : 1;
+        col++;
+    }
+    l.col = l.end_col = col;
+    l.end_line = l.line;
+    l.off = loc->off + byte;
+    return l;
+}
+
+/* ---- Strings ------------------------------------------------------------ */
+
+void lex_buf_reset(struct qz_parser *p)
+{
+    p->blen = 0;
+}
+
+void lex_buf_add(struct qz_parser *p, const char *s, size_t n)
+{
+    if (p->blen + n + 1 > p->bcap) {
+        p->bcap = (p->blen + n + 1) * 2;
+        p->buf = xrealloc(p->buf, p->bcap);
+    }
+    memcpy(p->buf + p->blen, s, n);
+    p->blen += n;
+    p->buf[p->blen] = '\0';
+}
+
+bool lex_check_utf8(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+{
+    size_t bad = utf8_check(s, n);
+    if (bad == n) return true;
+    struct src_loc at = loc_at(loc, s, bad);
+    diag_error(p->d, &at, "invalid UTF-8 byte 0x%02X", (unsigned char)s[bad]);
+    return false;
+}
+
+void lex_buf_add_utf8(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+{
+    if (lex_check_utf8(p, loc, s, n)) {
+        lex_buf_add(p, s, n);
+        return;
+    }
+    /* Reported once for the run; the text keeps a replacement character per bad byte. */
+    size_t i = 0;
+    while (i < n) {
+        size_t ok = utf8_check(s + i, n - i);
+        lex_buf_add(p, s + i, ok);
+        i += ok;
+        if (i < n) {
+            lex_buf_add(p, "\xEF\xBF\xBD", 3);
+            i++;
+        }
+    }
+}
+
+static void add_code_point(struct qz_parser *p, unsigned long cp)
+{
+    char b[4];
+    size_t n;
+    if (cp < 0x80) { b[0] = (char)cp; n = 1; }
+    else if (cp < 0x800) { b[0] = (char)(0xC0 | (cp >> 6)); b[1] = (char)(0x80 | (cp & 0x3F)); n = 2; }
+    else if (cp < 0x10000) {
+        b[0] = (char)(0xE0 | (cp >> 12)); b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (cp & 0x3F)); n = 3;
+    } else {
+        b[0] = (char)(0xF0 | (cp >> 18)); b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); b[3] = (char)(0x80 | (cp & 0x3F)); n = 4;
+    }
+    lex_buf_add(p, b, n);
+}
+
+void lex_escape_u(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+{
+    /* s is \u{HEX}: the digits sit between s + 3 and the closing brace. */
+    unsigned long cp = strtoul(s + 3, NULL, 16);
+    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        diag_error(p->d, loc, "'%.*s' is not a Unicode character", (int)n, s);
+        return;
+    }
+    add_code_point(p, cp);
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t') return false;
+    return true;
+}
+
+static size_t indent_of(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    return i;
+}
+
+/*
+ * A """ string's lines lose: the first line when it is blank (the text
+ * starts on the line after the quotes), the last when it holds only the
+ * indentation of the closing quotes, and the leading whitespace common to
+ * every non-blank line (a first line written right after the quotes is not
+ * counted: it has no indentation of its own).  Blank lines become empty.
+ */
+static char *dedent(const char *s, size_t n)
+{
+    VEC(struct { const char *p; size_t n; }) lines = { 0 };
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || s[i] == '\n') {
+            size_t len = i - a;
+            VEC_PUSH(lines, ((__typeof__(*lines.items)){ s + a, len }));
+            a = i + 1;
+        }
+    }
+    size_t first = 0, last = lines.n;
+    bool first_counts = true;
+    if (lines.n && blank(lines.items[0].p, lines.items[0].n)) first = 1;
+    else first_counts = false;
+    if (last > first && blank(lines.items[last - 1].p, lines.items[last - 1].n)) last--;
+
+    const char *ref = NULL;
+    size_t common = 0;
+    for (size_t i = first; i < last; i++) {
+        if (i == 0 && !first_counts) continue;
+        const char *l = lines.items[i].p;
+        size_t ln = lines.items[i].n;
+        if (blank(l, ln)) continue;
+        size_t ind = indent_of(l, ln);
+        if (!ref) { ref = l; common = ind; continue; }
+        size_t k = 0;
+        while (k < common && k < ind && l[k] == ref[k]) k++;
+        common = k;
+    }
+
+    char *out = xmalloc(n + 1);
+    size_t o = 0;
+    for (size_t i = first; i < last; i++) {
+        const char *l = lines.items[i].p;
+        size_t ln = lines.items[i].n;
+        if (i > first) out[o++] = '\n';
+        if (blank(l, ln)) continue;
+        size_t cut = (i == 0 && !first_counts) ? 0 : common;
+        memcpy(out + o, l + cut, ln - cut);
+        o += ln - cut;
+    }
+    out[o] = '\0';
+    VEC_FREE(lines);
+    return out;
+}
+
+char *lex_take_string(struct qz_parser *p, bool triple)
+{
+    const char *s = p->buf ? p->buf : "";
+    char *r = triple ? dedent(s, p->blen) : xstrndup(s, p->blen);
+    p->blen = 0;
+    return r;
+}
+
+/* ---- Numbers, keywords, stray characters -------------------------------- */
+
+struct ast_value *lex_number(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+{
+    struct ast_value *v = xcalloc(1, sizeof *v);
+    v->kind = VAL_NUMBER;
+    v->str = xstrndup(s, n);
+    v->percent = n > 0 && s[n - 1] == '%';
+    v->integral = !v->percent && !memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n);
+    v->loc = *loc;
+    errno = 0;
+    v->num = strtod(v->str, NULL);
+    if (errno == ERANGE && isinf(v->num))
+        diag_error(p->d, loc, "number %s is out of range", v->str);
+    return v;
+}
+
+/* Keywords (tagged KEYWORDS: keep quiz.y's tokens and keyword rule in sync), sorted. */
+static const struct { const char *word; int tok; } keywords[] = {
+    { "accept", T_ACCEPT },     { "answer", T_ANSWER },       { "because", T_BECAUSE },
+    { "correct", T_CORRECT },   { "expect", T_EXPECT },       { "explain", T_EXPLAIN },
+    { "false", T_FALSE },       { "feedback", T_FEEDBACK },   { "in", T_IN },
+    { "include", T_INCLUDE },   { "intro", T_INTRO },         { "lab", T_LAB },
+    { "languages", T_LANGUAGES }, { "metric", T_METRIC },     { "multiple", T_MULTIPLE },
+    { "numeric", T_NUMERIC },   { "of", T_OF },               { "param", T_PARAM },
+    { "passing", T_PASSING },   { "points", T_POINTS },       { "prompt", T_PROMPT },
+    { "quiz", T_QUIZ },         { "shuffle", T_SHUFFLE },     { "single", T_SINGLE },
+    { "snippet", T_SNIPPET },   { "summary", T_SUMMARY },     { "text", T_TEXT },
+    { "title", T_TITLE },       { "true", T_TRUE },           { "truefalse", T_TRUEFALSE },
+    { "unit", T_UNIT },         { "within", T_WITHIN },       { "wrong", T_WRONG },
+};
+
+int lex_keyword(const char *s, size_t n)
+{
+    size_t lo = 0, hi = sizeof keywords / sizeof keywords[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strncmp(s, keywords[mid].word, n);
+        if (c == 0 && keywords[mid].word[n] != '\0') c = -1;
+        if (c == 0) return keywords[mid].tok;
+        if (c < 0) hi = mid; else lo = mid + 1;
+    }
+    return 0;
+}
+
+static bool is_keyword_tok(int tok)
+{
+    return tok >= T_QUIZ && tok <= T_FALSE;
+}
+
+void lex_stray(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    if (c >= 0x80) {
+        if (!lex_check_utf8(p, loc, s, n)) return;
+        size_t len = char_len(s, n);
+        if (!strncmp(s, "\xE2\x80\x9C", 3) || !strncmp(s, "\xE2\x80\x9D", 3))
+            diag_error(p->d, loc, "unexpected character '%.*s' (strings are written in straight quotes \"...\")",
+                       (int)len, s);
+        else
+            diag_error(p->d, loc, "unexpected character '%.*s'", (int)len, s);
+    } else if (c < 0x20 || c == 0x7F) {
+        diag_error(p->d, loc, "unexpected control character U+%04X", c);
+    } else {
+        diag_error(p->d, loc, "unexpected character '%c'", c);
+    }
+}
+
+/* ---- The token stream --------------------------------------------------- */
+
+static const char *skip_space(const char *s, const char *end)
+{
+    while (s < end) {
+        if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
+        else if (*s == '#') { while (s < end && *s != '\n' && *s != '\r') s++; }
+        else break;
+    }
+    return s;
+}
+
+/* After the token just read: NAME '{' (a question's head follows the kind keyword). */
+static bool head_follows(const struct qz_parser *p)
+{
+    const char *end = p->src->text + p->src->len;
+    const char *s = skip_space(p->src->text + p->off, end);
+    const char *name = s;
+    while (s < end && (*s == '_' || *s == '-' || (*s >= '0' && *s <= '9') || ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z')))
+        s++;
+    if (s == name) return false;
+    s = skip_space(s, end);
+    return s < end && *s == '{';
+}
+
+/* After the token just read: ':' (a keyword used as a language tag). */
+static bool colon_follows(const struct qz_parser *p)
+{
+    const char *end = p->src->text + p->src->len;
+    const char *s = p->src->text + p->off;
+    while (s < end && (*s == ' ' || *s == '\t')) s++;
+    return s < end && *s == ':';
+}
+
+/* The spelling of the token at loc, ending where the scanner stands. */
+static char *token_text(const struct qz_parser *p, const struct src_loc *loc)
+{
+    return xstrndup(p->src->text + loc->off, p->off - loc->off);
+}
+
+static void push_brace(struct qz_parser *p, const struct src_loc *loc)
+{
+    struct brace b = { .kind = BR_OTHER, .loc = *loc };
+    const char *name = p->prev_text ? p->prev_text : "?";
+    int t2 = p->prev2_tok;
+    bool named = p->prev_tok == T_IDENT || is_keyword_tok(p->prev_tok);
+    if (named && t2 == T_QUIZ) {
+        b.kind = BR_QUIZ;
+        b.what = xasprintf("quiz '%s'", name);
+    } else if (named && t2 >= T_SINGLE && t2 <= T_TEXT) {
+        b.kind = BR_QUESTION;
+        b.qkind = t2 == T_SINGLE ? Q_SINGLE : t2 == T_MULTIPLE ? Q_MULTIPLE : t2 == T_TRUEFALSE ? Q_TRUEFALSE
+                : t2 == T_NUMERIC ? Q_NUMERIC : Q_TEXT;
+        b.what = xasprintf("%s question '%s'", ast_qkind_name((enum ast_qkind)b.qkind), name);
+    } else if (named && t2 == T_LAB) {
+        b.kind = BR_LAB;
+        b.what = xasprintf("lab '%s'", name);
+    } else {
+        switch (p->prev_tok) {
+        case T_TITLE: case T_INTRO: case T_PROMPT: case T_WRONG: case T_CORRECT:
+        case T_BECAUSE: case T_EXPLAIN: case T_UNIT: case T_SUMMARY:
+            b.kind = BR_LANG;
+            b.what = xstrdup("language block");
+            break;
+        default:
+            b.what = xstrdup("block");
+        }
+    }
+    VEC_PUSH(p->braces, b);
+}
+
+static void pop_brace(struct qz_parser *p)
+{
+    if (!p->braces.n) return;
+    free(p->braces.items[--p->braces.n].what);
+}
+
+/* Where the file ends, for "file ended here": the end of its last line. */
+static struct src_loc eof_loc(const struct qz_parser *p)
+{
+    struct src_loc l = { .src = p->src, .line = p->line, .col = p->col, .off = p->src->len };
+    const char *t = p->src->text;
+    size_t n = p->src->len;
+    if (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r') && p->line > 1) {
+        size_t end = n - 1;
+        if (end > 0 && t[end] == '\n' && t[end - 1] == '\r') end--;
+        size_t a = end;
+        while (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r') a--;
+        l.line = p->line - 1;
+        l.col = utf8_width(t + a, end - a) + 1;
+        l.off = end;
+    }
+    l.end_line = l.line;
+    l.end_col = l.col;
+    return l;
+}
+
+/* Report the innermost open brace as unclosed, with a note at `at`. */
+static void report_unclosed(struct qz_parser *p, const struct src_loc *at, const char *note)
+{
+    const struct brace *b = &p->braces.items[p->braces.n - 1];
+    diag_error(p->d, &b->loc, "unclosed '{' of %s", b->what);
+    diag_note(p->d, at, "%s", note);
+}
+
+/* Record a token handed to the grammar. */
+static int deliver(struct qz_parser *p, int tok, QZPSTYPE *lval, const struct src_loc *loc)
+{
+    free(p->tok_text);
+    p->tok_text = tok == T_IDENT ? xstrdup(lval->str)
+                : tok == T_NUMBER ? xstrdup(lval->val->str) : NULL;
+    if (tok == '{') push_brace(p, loc);
+    else if (tok == '}') pop_brace(p);
+    free(p->prev2_text);
+    p->prev2_text = p->prev_text;
+    p->prev_text = tok == T_IDENT ? xstrdup(lval->str)
+                 : is_keyword_tok(tok) ? xstrndup(p->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1))
+                 : NULL;
+    p->prev2_tok = p->prev_tok;
+    p->prev_tok = tok;
+    return tok;
+}
+
+/* Hand out a '}' the file lacks; tok (already read) comes next. */
+static int supply_close(struct qz_parser *p, int tok, QZPSTYPE *lval, QZPLTYPE *lloc)
+{
+    p->pending.tok = tok;
+    if (tok == T_IDENT || tok == T_STRING) p->pending.v.str = lval->str;
+    else if (tok == T_NUMBER) p->pending.v.val = lval->val;
+    p->pending.loc = *lloc;
+    pop_brace(p);
+    p->synthetic = true;
+    p->prev2_tok = p->prev_tok;
+    p->prev_tok = '}';
+    return '}';
+}
+
+int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p)
+{
+    int tok;
+    p->synthetic = false;
+    if (p->pending.tok) {
+        tok = p->pending.tok;
+        if (tok == T_IDENT || tok == T_STRING) lval->str = p->pending.v.str;
+        else if (tok == T_NUMBER) lval->val = p->pending.v.val;
+        *lloc = p->pending.loc;
+        p->pending.tok = 0;
+    } else if (p->eof_seen) {
+        tok = 0;
+    } else {
+        tok = qz_lex_raw(lval, lloc, scanner);
+    }
+
+    if (tok == 0) {
+        p->eof_seen = true;
+        struct src_loc end = eof_loc(p);
+        *lloc = end;
+        if (p->braces.n) {
+            if (!p->eof_reported && !p->eof_in_string)
+                report_unclosed(p, &end, "the file ended here");
+            p->eof_reported = true;
+            pop_brace(p);
+            p->synthetic = true;
+            return '}';
+        }
+        return 0;
+    }
+
+    const struct brace *top = p->braces.n ? &p->braces.items[p->braces.n - 1] : NULL;
+    if (top && top->kind == BR_LANG && is_keyword_tok(tok)) {
+        if (colon_follows(p)) {
+            /* `text: "..."`: a keyword spelled like a language tag is one. */
+            lval->str = token_text(p, lloc);
+            tok = T_IDENT;
+        } else if (p->prev_tok == T_STRING || p->prev_tok == '{') {
+            char *word = token_text(p, lloc);
+            char *note = xasprintf("expected '}' before '%s'", word);
+            report_unclosed(p, lloc, note);
+            free(note);
+            free(word);
+            return supply_close(p, tok, lval, lloc);
+        }
+    }
+    if (top && top->kind == BR_QUESTION && tok >= T_SINGLE && tok <= T_TEXT && head_follows(p)) {
+        report_unclosed(p, lloc, "the next question starts here");
+        return supply_close(p, tok, lval, lloc);
+    }
+    return deliver(p, tok, lval, lloc);
+}
+
+void lex_state_free(struct qz_parser *p)
+{
+    while (p->braces.n) pop_brace(p);
+    VEC_FREE(p->braces);
+    if (p->pending.tok == T_IDENT || p->pending.tok == T_STRING) free(p->pending.v.str);
+    else if (p->pending.tok == T_NUMBER) { ast_value_clear(p->pending.v.val); free(p->pending.v.val); }
+    p->pending.tok = 0;
+    free(p->buf);
+    free(p->tok_text);
+    free(p->prev_text);
+    free(p->prev2_text);
+    p->buf = p->tok_text = p->prev_text = p->prev2_text = NULL;
+}

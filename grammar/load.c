@@ -1,0 +1,162 @@
+/*
+ * load.c — parse one source (qz_parse), and load a quiz with every file it
+ * includes (qz_load): paths relative to the including file, cycles reported
+ * with their chain, included questions spliced in where the include stands.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "qz.h"
+
+const char qz_version[] = QZ_VERSION;
+
+int qzpparse(void *scanner, struct qz_parser *p);
+
+struct ast_file *qz_parse(struct diag *d, const struct source *src)
+{
+    struct qz_parser p = { .d = d, .src = src, .line = 1, .col = 1 };
+    int errors_before = diag_errors(d);
+    p.file = ast_file_new(src);
+    /* A leading byte order mark is no text: skip it, columns start after it. */
+    size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    p.off = start;
+    p.scanner = lex_open(&p, src->text + start, src->len - start);
+    int rc = qzpparse(p.scanner, &p);
+    lex_close(p.scanner);
+    if (rc != 0 && diag_errors(d) == errors_before) {
+        struct src_loc end = { .src = src, .line = p.line, .col = p.col, .end_line = p.line,
+                               .end_col = p.col, .off = p.off };
+        diag_error(d, &end, "the file could not be parsed past this point");
+    }
+    /* Blocks left open by an abandoned parse. */
+    if (p.quiz && p.quiz != p.file->quiz) ast_quiz_free(p.quiz);
+    if (p.lab && p.lab != p.file->lab) ast_labdef_free(p.lab);
+    b_value_free(p.range_lo);
+    b_value_free(p.range_hi);
+    lex_state_free(&p);
+    return p.file;
+}
+
+/* ---- Includes ------------------------------------------------------------ */
+
+/* The files being included, outermost first, for cycle detection and its message. */
+struct link {
+    char *canon;                    /* the file's real path; owned */
+    const char *shown;              /* its path as loaded (borrowed from its source) */
+    const struct src_loc *at;       /* the include that brought it in (NULL for the root) */
+};
+
+struct loader {
+    struct diag *d;
+    struct qz_course *c;
+    VEC(struct link) chain;
+};
+
+/* path as seen from the folder of `from` (an absolute path stays as it is). */
+static char *relative_to(const char *from, const char *path)
+{
+    if (path[0] == '/') return xstrdup(path);
+    const char *slash = strrchr(from, '/');
+    if (!slash) return xstrdup(path);
+    return xasprintf("%.*s%s", (int)(slash - from + 1), from, path);
+}
+
+static char *canonical(const char *path)
+{
+    char buf[PATH_MAX];
+    return realpath(path, buf) ? xstrdup(buf) : xstrdup(path);
+}
+
+static void follow(struct loader *L, struct ast_file *f);
+
+/* Report a cycle: the chain from the file that is included again, back to it. */
+static void report_cycle(struct loader *L, size_t from, const char *shown, const struct src_loc *at)
+{
+    size_t len = 1;
+    for (size_t i = from; i < L->chain.n; i++) len += strlen(L->chain.items[i].shown) + 5;
+    len += strlen(shown);
+    char *msg = xcalloc(1, len);
+    for (size_t i = from; i < L->chain.n; i++) {
+        strcat(msg, L->chain.items[i].shown);
+        strcat(msg, " \xE2\x86\x92 ");
+    }
+    strcat(msg, shown);
+    diag_error(L->d, at, "include cycle: %s", msg);
+    for (size_t i = L->chain.n; i-- > from + 1;)
+        if (L->chain.items[i].at)
+            diag_note(L->d, L->chain.items[i].at, "'%s' is included here", L->chain.items[i].shown);
+    free(msg);
+}
+
+static void include(struct loader *L, struct ast_file *from, struct ast_include *inc)
+{
+    char *path = relative_to(from->src->path, inc->path);
+    char *canon = canonical(path);
+    for (size_t i = 0; i < L->chain.n; i++)
+        if (!strcmp(L->chain.items[i].canon, canon)) {
+            report_cycle(L, i, path, &inc->loc);
+            free(canon);
+            free(path);
+            return;
+        }
+    const struct source *src = diag_read_source(L->d, path, &inc->loc);
+    free(path);
+    if (!src) {
+        free(canon);
+        return;
+    }
+    struct ast_file *f = qz_parse(L->d, src);
+    inc->file = f;
+    if (f->quiz) {
+        diag_error(L->d, &f->quiz->loc, "an included file holds only questions, not a quiz");
+        diag_note(L->d, &inc->loc, "'%s' is included here", src->path);
+    }
+    if (f->lab) {
+        diag_error(L->d, &f->lab->loc, "an included file holds only questions, not a lab manifest");
+        diag_note(L->d, &inc->loc, "'%s' is included here", src->path);
+    }
+    struct link l = { .canon = canon, .shown = src->path, .at = &inc->loc };
+    VEC_PUSH(L->chain, l);
+    follow(L, f);
+    L->chain.n--;
+    free(canon);
+}
+
+/* Every question of f in order, with the questions of its includes where they stand. */
+static void follow(struct loader *L, struct ast_file *f)
+{
+    for (size_t i = 0; i < f->items.n; i++) {
+        struct ast_item *it = &f->items.items[i];
+        if (it->question) VEC_PUSH(L->c->questions, it->question);
+        else if (it->include) include(L, f, it->include);
+    }
+}
+
+struct qz_course *qz_load(struct diag *d, const char *path, const struct qz_labpath *labpath)
+{
+    const struct source *src = diag_read_source(d, path, NULL);
+    if (!src) return NULL;
+    struct qz_course *c = xcalloc(1, sizeof *c);
+    c->root = qz_parse(d, src);
+    c->quiz = c->root->quiz;
+    struct loader L = { .d = d, .c = c };
+    struct link root = { .canon = canonical(path), .shown = src->path, .at = NULL };
+    VEC_PUSH(L.chain, root);
+    follow(&L, c->root);
+    free(root.canon);
+    VEC_FREE(L.chain);
+    if (labpath) qz_resolve_labs(d, c, labpath);
+    return c;
+}
+
+void qz_course_free(struct qz_course *c)
+{
+    if (!c) return;
+    ast_file_free(c->root);
+    VEC_FREE(c->questions);
+    for (size_t i = 0; i < c->labs.n; i++) ast_labdef_free(c->labs.items[i]);
+    VEC_FREE(c->labs);
+    free(c);
+}

@@ -1,0 +1,173 @@
+/*
+ * md.c — the Markdown subset of .qz text, parsed into structure:
+ *
+ *   paragraphs      separated by blank lines; a single line break inside one
+ *                   is kept as MD_BREAK
+ *   ```info         a fenced code block, lines verbatim, up to a closing ```
+ *   `code`          inline code (a run of n backticks closes with n backticks)
+ *   **strong**      *emphasis*
+ *
+ * A marker without its partner, or whose content starts or ends with a space
+ * (2 * 3 * 4), is literal text.  Spans do not nest: the output is meant to be
+ * escaped and written, never passed through as HTML.
+ */
+#include <string.h>
+
+#include "ast.h"
+
+static bool blank_line(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') return false;
+    return true;
+}
+
+/* A fence line: optional indentation, then ```; *rest is what follows. */
+static bool fence(const char *s, size_t n, const char **rest, size_t *rn)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i < 3 || strncmp(s + i, "```", 3)) return false;
+    *rest = s + i + 3;
+    *rn = n - i - 3;
+    return true;
+}
+
+static void add_span(struct md_block *b, enum md_span_kind k, const char *s, size_t n)
+{
+    if (k == MD_PLAIN && n == 0) return;
+    if (k == MD_PLAIN && b->spans.n && b->spans.items[b->spans.n - 1].kind == MD_PLAIN) {
+        struct md_span *last = &b->spans.items[b->spans.n - 1];
+        size_t old = strlen(last->text);
+        last->text = xrealloc(last->text, old + n + 1);
+        memcpy(last->text + old, s, n);
+        last->text[old + n] = '\0';
+        return;
+    }
+    struct md_span sp = { .kind = k, .text = k == MD_BREAK ? NULL : xstrndup(s, n) };
+    VEC_PUSH(b->spans, sp);
+}
+
+static bool space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* The end of the delimiter `mark` (length m) closing a span that opens at s[from]; 0 if none. */
+static size_t closing(const char *s, size_t n, size_t from, const char *mark, size_t m)
+{
+    if (from >= n || space(s[from])) return 0;
+    for (size_t j = from + 1; j + m <= n; j++) {
+        if (strncmp(s + j, mark, m)) continue;
+        if (m == 1 && j + 1 < n && s[j + 1] == '*') { j++; continue; }   /* ** is not a closing * */
+        if (space(s[j - 1])) continue;
+        return j;
+    }
+    return 0;
+}
+
+/* One line of a paragraph into spans. */
+static void inline_line(struct md_block *b, const char *s, size_t n)
+{
+    size_t plain = 0, i = 0;
+    while (i < n) {
+        if (s[i] == '`') {
+            size_t run = 0;
+            while (i + run < n && s[i + run] == '`') run++;
+            size_t j = i + run, close = 0;
+            while (j < n) {
+                if (s[j] != '`') { j++; continue; }
+                size_t r = 0;
+                while (j + r < n && s[j + r] == '`') r++;
+                if (r == run) { close = j; break; }
+                j += r;
+            }
+            if (close > i + run) {
+                add_span(b, MD_PLAIN, s + plain, i - plain);
+                add_span(b, MD_CODE, s + i + run, close - i - run);
+                i = plain = close + run;
+            } else {
+                i += run;
+            }
+            continue;
+        }
+        if (s[i] == '*') {
+            bool strong = i + 1 < n && s[i + 1] == '*';
+            size_t m = strong ? 2 : 1;
+            size_t close = closing(s, n, i + m, strong ? "**" : "*", m);
+            if (close) {
+                add_span(b, MD_PLAIN, s + plain, i - plain);
+                add_span(b, strong ? MD_STRONG : MD_EM, s + i + m, close - i - m);
+                i = plain = close + m;
+            } else {
+                i += m;
+            }
+            continue;
+        }
+        i++;
+    }
+    add_span(b, MD_PLAIN, s + plain, n - plain);
+}
+
+void md_parse(const char *raw, struct md_doc *d)
+{
+    md_doc_clear(d);
+    if (!raw) return;
+    size_t n = strlen(raw), i = 0;
+    struct md_block *para = NULL;
+    while (i < n) {
+        size_t e = i;
+        while (e < n && raw[e] != '\n') e++;
+        const char *line = raw + i;
+        size_t len = e - i;
+        size_t next = e < n ? e + 1 : e;
+        const char *info;
+        size_t infolen;
+
+        if (blank_line(line, len)) {
+            para = NULL;
+            i = next;
+            continue;
+        }
+        if (fence(line, len, &info, &infolen)) {
+            /* Look for the closing fence; without one the line is plain text. */
+            size_t j = next, body = next, end = 0;
+            bool found = false;
+            while (j < n) {
+                size_t f = j;
+                while (f < n && raw[f] != '\n') f++;
+                const char *r;
+                size_t rn;
+                if (fence(raw + j, f - j, &r, &rn) && blank_line(r, rn)) {
+                    end = j;
+                    found = true;
+                    next = f < n ? f + 1 : f;
+                    break;
+                }
+                j = f < n ? f + 1 : f;
+            }
+            if (found) {
+                while (infolen && space(*info)) { info++; infolen--; }
+                size_t w = 0;
+                while (w < infolen && !space(info[w]) && info[w] != '\r') w++;
+                struct md_block b = { .kind = MD_CODEBLOCK };
+                b.info = w ? xstrndup(info, w) : NULL;
+                size_t clen = end > body ? end - body - 1 : 0;   /* without the last line break */
+                b.code = xstrndup(raw + body, clen);
+                VEC_PUSH(d->blocks, b);
+                para = NULL;
+                i = next;
+                continue;
+            }
+        }
+        if (!para) {
+            struct md_block b = { .kind = MD_PARAGRAPH };
+            VEC_PUSH(d->blocks, b);
+            para = &d->blocks.items[d->blocks.n - 1];
+        } else {
+            add_span(para, MD_BREAK, NULL, 0);
+        }
+        inline_line(para, line, len);
+        i = next;
+    }
+}
