@@ -69,7 +69,10 @@ static bool near_miss(const char *name, const char *cand, int *best)
         limit = 1;
     if (limit > 3)
         limit = 3;
-    if (d == 0 || d > limit || d >= *best)
+    /* A shortened name (bubble_frac for bubble_fraction) is a near miss at any distance. */
+    size_t n = strlen(name), m = strlen(cand);
+    bool prefix = n >= 3 && n < m && strncmp(name, cand, n) == 0;
+    if (d == 0 || (d > limit && !prefix) || d >= *best)
         return false;
     *best = d;
     return true;
@@ -479,12 +482,14 @@ static char *cut_region(const char *text, size_t tlen, const char *region)
     size_t total = 1;
     for (size_t i = 0; i < nlines; i++)
         total += lines[i].n + 1;
+    /* Lines joined by newlines, none after the last: as a fenced code block's code. */
     char *out = xmalloc(total), *o = out;
     for (size_t i = 0; i < nlines; i++) {
         size_t skip = lines[i].n < common ? lines[i].n : common;
+        if (i)
+            *o++ = '\n';
         memcpy(o, lines[i].p + skip, lines[i].n - skip);
         o += lines[i].n - skip;
-        *o++ = '\n';
     }
     *o = '\0';
     free(lines);

@@ -174,7 +174,7 @@ Test(emit_xml, markdown_becomes_paragraphs_inline_elements_and_code_blocks)
     expect_xpath("string(//c:prompt/c:text/c:p[1]/c:em)", "split");
     expect_xpath("string(//c:prompt/c:text/c:p[1]/c:strong)", "sum");
     expect_xpath("string(//c:prompt/c:text/c:pre/@lang)", "c");
-    expect_xpath("string(//c:prompt/c:text/c:pre)", "y = A @ x;  // <b>not bold</b>\n");
+    expect_xpath("string(//c:prompt/c:text/c:pre)", "y = A @ x;  // <b>not bold</b>");
 }
 
 Test(emit_xml, localized_strings_carry_xml_lang_and_neutral_ones_do_not)

@@ -162,7 +162,7 @@ Test(labs, a_snippet_region_is_cut_out_of_the_labs_c_source)
                               "    if (stage + 1 < stages)\n"
                               "        return stage + 1;\n"
                               "    return -1;\n"
-                              "}\n");
+                              "}");
 }
 
 Test(labs, an_indented_snippet_loses_its_common_indentation)
@@ -171,7 +171,7 @@ Test(labs, an_indented_snippet_loses_its_common_indentation)
     char *code = qz_snippet(FIXTURE_LABS "/pipe", "loop", &file);
     cr_assert_not_null(code);
     cr_expect_str_eq(code, "for (int s = 0; s >= 0; s = next_stage(s, 4))\n"
-                           "    printf(\"stage %d\\n\", s);\n");
+                           "    printf(\"stage %d\\n\", s);");
     cr_expect_str_eq(file, "pipe.c");
     free(code);
     free(file);
@@ -182,7 +182,7 @@ Test(labs, a_script_marks_its_snippets_with_hash_comments)
     char *file = NULL;
     char *code = qz_snippet(FIXTURE_LABS "/pipe", "launch", &file);
     cr_assert_not_null(code);
-    cr_expect_str_eq(code, "exec ./pipe \"$@\"\n");
+    cr_expect_str_eq(code, "exec ./pipe \"$@\"");
     cr_expect_str_eq(file, "run.sh");
     free(code);
     free(file);

@@ -1,0 +1,42 @@
+# quizc: semantic checks, emitters, atomic output, the command line.
+#
+# The packaging module appends its sources to QUIZC_SRCS and its libraries to
+# QUIZC_LIBS (mk/scorm.mk, read after this file); the link rule expands both
+# late, so it sees them.
+
+QUIZC_SRCS += compiler/main.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/output.c
+QUIZC_LIBS += $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+
+all: $(BUILD)/quizc
+
+.SECONDEXPANSION:
+$(BUILD)/quizc: $$(call obj,$$(QUIZC_SRCS)) $$(LIBQZ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(QUIZC_LIBS) $(LDLIBS)
+
+# ---- Tests ------------------------------------------------------------------
+
+XML_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+
+$(eval $(call criterion_test,test_check,tests/compiler/test_check.c tests/compiler/support.c compiler/check.c,$(LIBQZ)))
+$(eval $(call criterion_test,test_labs,tests/compiler/test_labs.c tests/compiler/support.c,$(LIBQZ)))
+$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/emit.c compiler/emit_xml.c,$(LIBQZ),$(XML_LIBS)))
+$(eval $(call criterion_test,test_output,tests/compiler/test_output.c compiler/output.c compiler/emit.c,$(LIBQZ)))
+$(eval $(call criterion_test,test_cli,tests/compiler/test_cli.c grammar/util.c,,))
+
+# The CLI test runs the quizc of this build.
+$(call obj,tests/compiler/test_cli.c): CPPFLAGS += -DQUIZC_BIN='"$(BUILD)/quizc"'
+$(BUILD)/tests/test_cli: | $(BUILD)/quizc
+
+# ---- Install ------------------------------------------------------------------
+#
+# Other modules append to INSTALL_BINS (built programs) and INSTALL_MANS
+# (section-1 pages); `make install PREFIX=... DESTDIR=...` copies them all.
+
+INSTALL_BINS += $(BUILD)/quizc
+INSTALL_MANS += compiler/quizc.1
+
+install: $$(INSTALL_BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(INSTALL_MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
