@@ -1,0 +1,621 @@
+/*
+ * verify.c — `labrun --verify QUIZ.qz`: every `lab NAME (k = v) expect ...`
+ * claim of a quiz, run and compared.
+ *
+ * The quiz is read with libqz (includes followed) but its lab references are
+ * resolved here, one by one, so that a claim naming an unknown lab, parameter
+ * or metric becomes a failed row with its reason instead of stopping the run.
+ * Claims that name the same lab with the same parameter values (defaults
+ * filled in) share one run.  Each run happens in a child process — a crash
+ * fails that run's claims only — and up to `jobs` runs go at once; a child
+ * hands its metrics back through a temporary file.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "lab.h"
+#include "params.h"
+#include "qz.h"
+#include "report.h"
+#include "run.h"
+#include "timer.h"
+#include "verify.h"
+
+/* One lab run shared by the claims that need the same lab and parameter values. */
+struct group {
+    const struct lab_impl *impl;
+    const struct ast_labdef *def;   /* borrowed from the lab cache */
+    struct lab_params *params;      /* owned */
+    char *key;                      /* lab folder and every parameter's value; owned */
+    pid_t pid;
+    FILE *tmp;                      /* where the child writes its results */
+    double t0, seconds;
+    char *error;                    /* why the run gave no figures; owned, or NULL */
+    int checks, failed;             /* the lab's own checks */
+    VEC(char *) names;              /* metrics reported; owned */
+    VEC(double) values;
+};
+
+/* One `expect` line. */
+struct claim {
+    const struct ast_question *q;
+    const struct ast_labref *ref;
+    const struct ast_expect *e;
+    int group;                      /* index into the groups, or -1 */
+    char *error;                    /* why it cannot be evaluated; owned, or NULL */
+};
+
+/* A lab looked up once: its folder, manifest and built-in code, or why not. */
+struct labinfo {
+    char *name;                     /* owned */
+    struct ast_labdef *def;         /* owned, or NULL */
+    const struct lab_impl *impl;
+    char *error;                    /* owned, or NULL */
+};
+
+struct verify {
+    const struct verify_opts *o;
+    FILE *out, *err;
+    struct qz_labpath path;
+    VEC(struct labinfo) labs;
+    VEC(struct group) groups;
+    VEC(struct claim) claims;
+};
+
+/* ---- Looking claims up ---------------------------------------------------- */
+
+/* The first error a diag reports, kept by its hook. */
+static void keep_first(void *ctx, enum diag_level level, const struct src_loc *loc, const char *msg)
+{
+    char **first = ctx;
+    if (level == DIAG_ERROR && !*first)
+        *first = xstrdup(msg);
+}
+
+static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labref *ref)
+{
+    for (size_t i = 0; i < v->labs.n; i++)
+        if (strcmp(v->labs.items[i].name, ref->name) == 0)
+            return &v->labs.items[i];
+    struct labinfo li = { .name = xstrdup(ref->name) };
+    char *dir = qz_find_lab(&v->path, ref->name);
+    if (!dir) {
+        li.error = xasprintf("no lab '%s' along the search path", ref->name);
+    } else {
+        struct diag *d = diag_new(NULL);
+        char *first = NULL;
+        d->hook = keep_first;
+        d->hook_ctx = &first;
+        li.def = qz_load_lab(d, dir, &ref->name_loc);
+        if (!li.def || diag_errors(d)) {
+            li.error = xasprintf("lab '%s': %s", ref->name, first ? first : "its manifest does not load");
+            ast_labdef_free(li.def);
+            li.def = NULL;
+        } else if (!(li.impl = lab_find(ref->name))) {
+            li.error = xasprintf("lab '%s' has a manifest in %s but is not built into labrun", ref->name, dir);
+        }
+        free(first);
+        diag_free(d);
+    }
+    free(dir);
+    VEC_PUSH(v->labs, li);
+    return &v->labs.items[v->labs.n - 1];
+}
+
+/* Set the reference's arguments; NULL and *error set on the first bad one. */
+static struct lab_params *make_params(const struct labinfo *li, const struct ast_labref *ref, char **error)
+{
+    struct lab_params *p = lab_params_new(li->def);
+    for (size_t i = 0; i < ref->args.n; i++) {
+        char *msg = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&msg, &len);
+        int rc = lab_params_set_value(p, ref->args.items[i].name, &ref->args.items[i].value, m);
+        fclose(m);
+        if (rc != 0) {
+            /* "labrun: error: LAB: --NAME: ..." is for a command line; keep the reason. */
+            const char *why = strstr(msg, "error: ") ? strstr(msg, "error: ") + 7 : msg;
+            *error = xstrndup(why, strcspn(why, "\n"));
+            if (!**error) {
+                free(*error);
+                *error = xasprintf("lab '%s' has no parameter '%s'", ref->name, ref->args.items[i].name);
+            }
+            free(msg);
+            lab_params_free(p);
+            return NULL;
+        }
+        free(msg);
+    }
+    return p;
+}
+
+/* The run for these values, made once. */
+static int group_for(struct verify *v, const struct labinfo *li, struct lab_params *p)
+{
+    size_t cap = strlen(li->def->dir) + 2, len = 0;
+    char *key = xmalloc(cap);
+    len = (size_t)sprintf(key, "%s|", li->def->dir);
+    for (size_t i = 0; i < p->n; i++) {
+        char *val = lab_pvalue_text(&p->v[i]);
+        char *part = xasprintf("%s=%s|", p->v[i].decl->name, val);
+        cap += strlen(part);
+        key = xrealloc(key, cap);
+        strcpy(key + len, part);
+        len += strlen(part);
+        free(part);
+        free(val);
+    }
+    for (size_t g = 0; g < v->groups.n; g++)
+        if (strcmp(v->groups.items[g].key, key) == 0) {
+            free(key);
+            lab_params_free(p);
+            return (int)g;
+        }
+    struct group g = { .impl = li->impl, .def = li->def, .params = p, .key = key, .pid = -1 };
+    VEC_PUSH(v->groups, g);
+    return (int)v->groups.n - 1;
+}
+
+/* The nearest declared metric, for "did you mean". */
+static const char *near_metric(const struct ast_labdef *def, const char *name)
+{
+    const char *best = NULL;
+    int bd = 4;
+    for (size_t i = 0; i < def->metrics.n; i++) {
+        int d = edit_distance(name, def->metrics.items[i].name);
+        if (d < bd) {
+            bd = d;
+            best = def->metrics.items[i].name;
+        }
+    }
+    return best;
+}
+
+static char *expect_error(const struct labinfo *li, const struct ast_question *q, const struct ast_expect *e)
+{
+    if (!qz_lab_metric(li->def, e->metric)) {
+        const char *near = near_metric(li->def, e->metric);
+        if (near)
+            return xasprintf("lab '%s' reports no metric '%s'; did you mean '%s'?", li->name, e->metric, near);
+        return xasprintf("lab '%s' reports no metric '%s'", li->name, e->metric);
+    }
+    if (e->of_answer && (q->kind != Q_NUMERIC || !q->has_answer))
+        return xasprintf("'within ... of answer' needs a numeric question with an answer (%s is %s)",
+                         q->id, ast_qkind_name(q->kind));
+    if (!e->of_answer && e->value.kind != VAL_NUMBER)
+        return xasprintf("expect compares '%s' with a number", e->metric);
+    return NULL;
+}
+
+static void collect(struct verify *v, const struct qz_course *c)
+{
+    for (size_t i = 0; i < c->questions.n; i++) {
+        const struct ast_question *q = c->questions.items[i];
+        for (size_t r = 0; r < q->labs.n; r++) {
+            const struct ast_labref *ref = &q->labs.items[r];
+            const struct labinfo *li = lookup_lab(v, ref);
+            char *referr = li->error ? xstrdup(li->error) : NULL;
+            struct lab_params *p = referr ? NULL : make_params(li, ref, &referr);
+            int g = -1;
+            for (size_t k = 0; k < ref->expects.n; k++) {
+                struct claim cl = { .q = q, .ref = ref, .e = &ref->expects.items[k], .group = -1 };
+                cl.error = referr ? xstrdup(referr) : expect_error(li, q, cl.e);
+                if (!cl.error) {
+                    if (g < 0) {
+                        g = group_for(v, li, p);
+                        p = NULL;   /* kept by (or freed into) the group */
+                    }
+                    cl.group = g;
+                }
+                VEC_PUSH(v->claims, cl);
+            }
+            lab_params_free(p);
+            free(referr);
+        }
+    }
+}
+
+/* ---- Running ------------------------------------------------------------- */
+
+/* In the child: run the lab and write "rc", "checks" and "metric" lines to out. */
+static void child_run(const struct group *g, const struct backend *b, FILE *out)
+{
+    struct lab_report *rep = lab_report_new(g->def, g->params, b->name, lab_nranks(g->impl, g->params),
+                                            timer_cores());
+    int rc = lab_run(g->impl, g->params, b, rep);
+    if (rc == 0)
+        lab_report_finish(rep);
+    fprintf(out, "rc %d\nchecks %d %d\n", rc, lab_report_checks(rep), lab_report_failed(rep));
+    for (size_t i = 0; i < g->def->metrics.n; i++) {
+        double x;
+        if (lab_report_metric(rep, g->def->metrics.items[i].name, &x))
+            fprintf(out, "metric %s %a\n", g->def->metrics.items[i].name, x);
+    }
+    fflush(out);
+    lab_report_free(rep);
+}
+
+static int start(struct verify *v, struct group *g, const struct backend *b)
+{
+    g->tmp = tmpfile();
+    if (!g->tmp) {
+        g->error = xasprintf("cannot make a temporary file: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);   /* nothing buffered may be written twice */
+    g->t0 = timer_wall();
+    g->pid = fork();
+    if (g->pid < 0) {
+        g->error = xasprintf("cannot start a process: %s", strerror(errno));
+        return -1;
+    }
+    if (g->pid == 0) {
+        child_run(g, b, g->tmp);
+        _exit(0);
+    }
+    return 0;
+}
+
+/* In the parent, once the child is gone: read what it wrote. */
+static void finish(struct group *g, int status)
+{
+    g->seconds = timer_wall() - g->t0;
+    if (WIFSIGNALED(status)) {
+        g->error = xasprintf("the lab run ended by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return;
+    }
+    rewind(g->tmp);
+    char line[512], name[256];
+    int rc = -1;
+    bool seen = false;
+    while (fgets(line, sizeof line, g->tmp)) {
+        double x;
+        if (sscanf(line, "rc %d", &rc) == 1)
+            seen = true;
+        else if (sscanf(line, "checks %d %d", &g->checks, &g->failed) == 2)
+            continue;
+        else if (sscanf(line, "metric %255s %la", name, &x) == 2) {
+            VEC_PUSH(g->names, xstrdup(name));
+            VEC_PUSH(g->values, x);
+        }
+    }
+    if (!seen)
+        g->error = xasprintf("the lab run gave no result (exit status %d)", WEXITSTATUS(status));
+    else if (rc != 0)
+        g->error = xstrdup("the lab could not run (its messages are above)");
+}
+
+static void run_groups(struct verify *v, const struct backend *b, int jobs)
+{
+    size_t next = 0, running = 0;
+    while (next < v->groups.n || running > 0) {
+        while (running < (size_t)jobs && next < v->groups.n) {
+            struct group *g = &v->groups.items[next++];
+            if (start(v, g, b) == 0)
+                running++;
+        }
+        if (running == 0)
+            continue;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (size_t i = 0; i < v->groups.n; i++)
+            if (v->groups.items[i].pid == pid) {
+                finish(&v->groups.items[i], status);
+                v->groups.items[i].pid = -1;
+                running--;
+            }
+    }
+}
+
+/* ---- Judging and printing ------------------------------------------------- */
+
+static void fmt_num(char *buf, size_t n, double x)
+{
+    if (x == trunc(x) && fabs(x) < 1e15)
+        snprintf(buf, n, "%.0f", x);
+    else
+        snprintf(buf, n, "%.4g", x);
+}
+
+static double value_of(const struct ast_value *v) { return v->percent ? v->num / 100 : v->num; }
+
+bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double m,
+                   char *expected, size_t n)
+{
+    char a[64], b[64];
+    double y = value_of(&e->value);
+    fmt_num(a, sizeof a, y);
+    switch (e->op) {
+    case CMP_LT: snprintf(expected, n, "< %s", a); return m < y;
+    case CMP_LE: snprintf(expected, n, "<= %s", a); return m <= y;
+    case CMP_GT: snprintf(expected, n, "> %s", a); return m > y;
+    case CMP_GE: snprintf(expected, n, ">= %s", a); return m >= y;
+    case CMP_EQ: snprintf(expected, n, "== %s", a); return fabs(m - y) <= 1e-9 * fmax(1, fabs(y));
+    case CMP_WITHIN:
+        break;
+    }
+    double tol = value_of(&e->tolerance);
+    fmt_num(b, sizeof b, tol);
+    if (!e->of_answer) {
+        snprintf(expected, n, "within %s of %s", b, a);
+        return fabs(m - y) <= tol;
+    }
+    const struct ast_numeric *k = &q->numeric;
+    if (k->kind == NUM_RANGE) {
+        double lo = value_of(&k->lo), hi = value_of(&k->hi);
+        char l[64], h[64];
+        fmt_num(l, sizeof l, lo);
+        fmt_num(h, sizeof h, hi);
+        snprintf(expected, n, "within %s of %s..%s", b, l, h);
+        return m >= lo - tol && m <= hi + tol;
+    }
+    y = value_of(&k->value);
+    fmt_num(a, sizeof a, y);
+    snprintf(expected, n, "within %s of %s (answer)", b, a);
+    return fabs(m - y) <= tol;
+}
+
+/* "stages=4, microbatches=1", as the quiz wrote them ("defaults" for none). */
+static char *args_text(const struct ast_labref *ref)
+{
+    if (ref->args.n == 0)
+        return xstrdup("defaults");
+    char *s = xstrdup("");
+    for (size_t i = 0; i < ref->args.n; i++) {
+        const struct ast_value *x = &ref->args.items[i].value;
+        const char *val = x->kind == VAL_BOOL ? (x->boolean ? "true" : "false") : x->str ? x->str : "?";
+        char *t = xasprintf("%s%s%s=%s", s, i ? ", " : "", ref->args.items[i].name, val);
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+enum { COL_Q, COL_LAB, COL_PARAMS, COL_METRIC, COL_EXPECTED, COL_MEASURED, COL_RESULT, NCOL };
+
+static void print_rows(FILE *out, char *(*cells)[NCOL], size_t rows)
+{
+    static const char *const head[NCOL] = { "question", "lab", "params", "metric", "expected", "measured", "result" };
+    int w[NCOL];
+    for (int c = 0; c < NCOL; c++) {
+        w[c] = utf8_width(head[c], strlen(head[c]));
+        for (size_t r = 0; r < rows; r++) {
+            int x = utf8_width(cells[r][c], strlen(cells[r][c]));
+            if (x > w[c])
+                w[c] = x;
+        }
+    }
+    for (int c = 0; c < NCOL; c++)
+        fprintf(out, "%s%-*s", c ? " | " : "", w[c], head[c]);
+    fputc('\n', out);
+    for (int c = 0; c < NCOL; c++) {
+        fprintf(out, "%s", c ? "-|-" : "");
+        for (int i = 0; i < w[c]; i++)
+            fputc('-', out);
+    }
+    fputc('\n', out);
+    for (size_t r = 0; r < rows; r++) {
+        for (int c = 0; c < NCOL; c++) {
+            int pad = w[c] - utf8_width(cells[r][c], strlen(cells[r][c]));
+            fprintf(out, "%s%s%*s", c ? " | " : "", cells[r][c], c == NCOL - 1 ? 0 : pad, "");
+        }
+        fputc('\n', out);
+    }
+}
+
+/* Print the table and the reasons for failures; returns the number that failed. */
+static size_t judge(struct verify *v)
+{
+    size_t rows = v->claims.n, failed = 0, nnotes = 0;
+    char *(*cells)[NCOL] = xcalloc(rows ? rows : 1, sizeof *cells);
+    char **notes = xcalloc(rows ? rows : 1, sizeof *notes);
+    for (size_t i = 0; i < rows; i++) {
+        const struct claim *cl = &v->claims.items[i];
+        const struct group *g = cl->group >= 0 ? &v->groups.items[cl->group] : NULL;
+        char expected[160] = "", measured[64] = "-";
+        bool pass = false;
+        const char *why = cl->error ? cl->error : g && g->error ? g->error : NULL;
+        if (!why) {
+            size_t k = 0;
+            while (k < g->names.n && strcmp(g->names.items[k], cl->e->metric) != 0)
+                k++;
+            if (k == g->names.n) {
+                why = "the lab did not report this metric";
+            } else {
+                fmt_num(measured, sizeof measured, g->values.items[k]);
+                pass = verify_expect(cl->e, cl->q, g->values.items[k], expected, sizeof expected);
+                if (g->failed > 0) {
+                    pass = false;
+                    notes[nnotes] = xasprintf("[%zu] %s: %d of the lab's %d own checks failed in this run "
+                                              "(run the lab to see which)", nnotes + 1, cl->q->id,
+                                              g->failed, g->checks);
+                    snprintf(measured + strlen(measured), sizeof measured - strlen(measured), " [%zu]", ++nnotes);
+                }
+            }
+        }
+        if (!expected[0])
+            verify_expect(cl->e, cl->q, 0, expected, sizeof expected);
+        if (why) {
+            const struct src_loc *at = &cl->e->loc;
+            notes[nnotes] = xasprintf("[%zu] %s:%d:%d (%s): %s", nnotes + 1, at->src ? at->src->path : "?",
+                                      at->line, at->col, cl->q->id, why);
+            snprintf(measured, sizeof measured, "see [%zu]", ++nnotes);
+        }
+        failed += !pass;
+        cells[i][COL_Q] = xstrdup(cl->q->id);
+        cells[i][COL_LAB] = xstrdup(cl->ref->name);
+        cells[i][COL_PARAMS] = args_text(cl->ref);
+        cells[i][COL_METRIC] = xstrdup(cl->e->metric);
+        cells[i][COL_EXPECTED] = xstrdup(expected);
+        cells[i][COL_MEASURED] = xstrdup(measured);
+        cells[i][COL_RESULT] = xstrdup(pass ? "PASS" : "FAIL");
+    }
+    print_rows(v->out, cells, rows);
+    if (nnotes)
+        fputc('\n', v->out);
+    for (size_t i = 0; i < nnotes; i++) {
+        fprintf(v->out, "%s\n", notes[i]);
+        free(notes[i]);
+    }
+    for (size_t r = 0; r < rows; r++)
+        for (int c = 0; c < NCOL; c++)
+            free(cells[r][c]);
+    free(cells);
+    free(notes);
+    return failed;
+}
+
+static void verify_free(struct verify *v)
+{
+    for (size_t i = 0; i < v->claims.n; i++)
+        free(v->claims.items[i].error);
+    VEC_FREE(v->claims);
+    for (size_t i = 0; i < v->groups.n; i++) {
+        struct group *g = &v->groups.items[i];
+        lab_params_free(g->params);
+        free(g->key);
+        free(g->error);
+        if (g->tmp)
+            fclose(g->tmp);
+        for (size_t k = 0; k < g->names.n; k++)
+            free(g->names.items[k]);
+        VEC_FREE(g->names);
+        VEC_FREE(g->values);
+    }
+    VEC_FREE(v->groups);
+    for (size_t i = 0; i < v->labs.n; i++) {
+        free(v->labs.items[i].name);
+        free(v->labs.items[i].error);
+        ast_labdef_free(v->labs.items[i].def);
+    }
+    VEC_FREE(v->labs);
+    qz_labpath_clear(&v->path);
+}
+
+int verify_quiz(const struct verify_opts *o, const char *path)
+{
+    struct verify v = { .o = o, .out = o->out ? o->out : stdout, .err = o->err ? o->err : stderr };
+    const struct backend *b = backend_find(o->backend ? o->backend : backend_table[0]->name);
+    char why[256] = "";
+    if (!b) {
+        fprintf(v.err, "labrun: error: --verify: no backend '%s' (backends: %s)\n", o->backend, backend_names());
+        return 2;
+    }
+    if (b->absent || (b->available && b->available(why, sizeof why) != 0)) {
+        fprintf(v.err, "labrun: error: --verify: backend %s cannot run here: %s\n", b->name,
+                b->absent ? b->absent : why);
+        return 2;
+    }
+
+    for (size_t i = 0; i < o->extra.dirs.n; i++)
+        qz_labpath_add(&v.path, o->extra.dirs.items[i]);
+    char *copy = xstrdup(path);
+    char *beside = xasprintf("%s/labs", dirname(copy));
+    qz_labpath_add(&v.path, beside);
+    qz_labpath_add(&v.path, "labs");
+    free(beside);
+    free(copy);
+
+    struct diag *d = diag_new(v.err);
+    struct qz_course *c = qz_load(d, path, NULL);
+    if (!c || diag_errors(d)) {
+        diag_summary(d);
+        qz_course_free(c);
+        diag_free(d);
+        verify_free(&v);
+        return 1;
+    }
+    collect(&v, c);
+    int jobs = o->jobs > 0 ? o->jobs : timer_cores();
+    double t0 = timer_wall();
+    run_groups(&v, b, jobs);
+    double secs = timer_wall() - t0;
+
+    fprintf(v.out, "Lab claims of %s (backend %s)\n\n", path, b->name);
+    size_t failed = judge(&v);
+    fprintf(v.out, "\n%zu claims: %zu passed, %zu failed; %zu lab runs, %d at a time, %.1f s\n",
+            v.claims.n, v.claims.n - failed, failed, v.groups.n, jobs, secs);
+    qz_course_free(c);
+    diag_free(d);
+    verify_free(&v);
+    return failed ? 1 : 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME]\n"
+               "Runs every `lab ... expect ...` claim of the quiz and prints a table:\n"
+               "question | lab | params | metric | expected | measured | result.\n"
+               "  -L DIR          look for labs in DIR first (then labs/ beside the quiz, then ./labs)\n"
+               "  -j N            lab runs at once (default: the cores available)\n"
+               "  --backend NAME  where ranks run (%s)\n"
+               "Exit status: 0 every claim passed, 1 a claim failed or the quiz has errors, 2 usage.\n",
+            backend_names());
+}
+
+int verify_main(int argc, char **argv)
+{
+    struct verify_opts o = { 0 };
+    const char *quiz = NULL;
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--verify") == 0) {
+            continue;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            rc = 0;
+            goto done;
+        } else if (strcmp(a, "-L") == 0 && val) {
+            qz_labpath_add(&o.extra, val);
+            i++;
+        } else if (strncmp(a, "-L", 2) == 0 && a[2]) {
+            qz_labpath_add(&o.extra, a + 2);
+        } else if (strcmp(a, "-j") == 0 && val) {
+            char *end;
+            long j = strtol(val, &end, 10);
+            if (*end || j < 1 || j > 256) {
+                fprintf(stderr, "labrun: error: -j: '%s' is not a number of runs in 1..256\n", val);
+                goto done;
+            }
+            o.jobs = (int)j;
+            i++;
+        } else if (strcmp(a, "--backend") == 0 && val) {
+            o.backend = val;
+            i++;
+        } else if (strncmp(a, "--backend=", 10) == 0) {
+            o.backend = a + 10;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "labrun: error: --verify: unknown option '%s'\n", a);
+            usage(stderr);
+            goto done;
+        } else if (quiz) {
+            fprintf(stderr, "labrun: error: --verify takes one quiz (got '%s' and '%s')\n", quiz, a);
+            goto done;
+        } else {
+            quiz = a;
+        }
+    }
+    if (!quiz) {
+        fprintf(stderr, "labrun: error: --verify needs a quiz file\n");
+        usage(stderr);
+        goto done;
+    }
+    rc = verify_quiz(&o, quiz);
+done:
+    qz_labpath_clear(&o.extra);
+    return rc;
+}
