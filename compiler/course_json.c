@@ -1,0 +1,314 @@
+/*
+ * course_json.c — the quiz as the player reads it: one JSON document built
+ * with jansson and wrapped as `window.QUIZ_DATA = {...};`.
+ *
+ * Every TEXT becomes an object with one entry per quiz language, holding the
+ * Markdown subset as structure (blocks of spans), never as markup: the player
+ * builds elements from it with textContent, so author text cannot become HTML.
+ *
+ *   doc   = [ block ... ]
+ *   block = { "p": [ span ... ] }  |  { "code": "...", "info": "c" }
+ *   span  = [ "text" | "code" | "em" | "strong", "..." ]  |  [ "br" ]
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scorm.h"
+
+static json_t *md_json(const struct md_doc *doc)
+{
+    static const char *const span_kind[] = {
+        [MD_PLAIN] = "text", [MD_CODE] = "code", [MD_EM] = "em",
+        [MD_STRONG] = "strong", [MD_BREAK] = "br",
+    };
+    json_t *blocks = json_array();
+    for (size_t i = 0; i < doc->blocks.n; i++) {
+        const struct md_block *b = &doc->blocks.items[i];
+        if (b->kind == MD_CODEBLOCK) {
+            json_t *o = json_object();
+            json_object_set_new(o, "code", json_string(b->code ? b->code : ""));
+            if (b->info && *b->info)
+                json_object_set_new(o, "info", json_string(b->info));
+            json_array_append_new(blocks, o);
+            continue;
+        }
+        json_t *spans = json_array();
+        for (size_t k = 0; k < b->spans.n; k++) {
+            const struct md_span *s = &b->spans.items[k];
+            json_t *sp = json_array();
+            json_array_append_new(sp, json_string(span_kind[s->kind]));
+            if (s->kind != MD_BREAK)
+                json_array_append_new(sp, json_string(s->text ? s->text : ""));
+            json_array_append_new(spans, sp);
+        }
+        json_t *o = json_object();
+        json_object_set_new(o, "p", spans);
+        json_array_append_new(blocks, o);
+    }
+    return blocks;
+}
+
+/* The quiz's languages as the player keys texts: the declared tags, or "und". */
+struct langs {
+    const char **tags;
+    size_t n;
+};
+
+static json_t *text_json(const struct ast_text *t, const struct langs *ls)
+{
+    if (!t)
+        return json_null();
+    json_t *o = json_object();
+    for (size_t i = 0; i < ls->n; i++) {
+        /* A neutral quiz has one pseudo-language whose lookup takes the neutral string. */
+        const struct ast_tr *tr = ast_text_get(t, strcmp(ls->tags[i], "und") ? ls->tags[i] : NULL);
+        if (!tr)
+            continue;
+        struct md_doc doc = { 0 };
+        const struct md_doc *dp = &tr->doc;
+        if (tr->doc.blocks.n == 0 && tr->raw && *tr->raw) {
+            md_parse(tr->raw, &doc);    /* a tree built without its parsed form */
+            dp = &doc;
+        }
+        json_object_set_new(o, ls->tags[i], md_json(dp));
+        md_doc_clear(&doc);
+    }
+    return o;
+}
+
+/* Numbers as JSON: integral values as integers, so 4 stays "4", not "4.0". */
+static json_t *num_json(double x)
+{
+    if (isfinite(x) && x == floor(x) && fabs(x) < 9e15)
+        return json_integer((json_int_t)x);
+    return json_real(x);
+}
+
+static json_t *value_json(const struct ast_value *v)
+{
+    switch (v->kind) {
+    case VAL_NUMBER: return num_json(v->num);
+    case VAL_BOOL:   return json_boolean(v->boolean);
+    case VAL_IDENT:
+    case VAL_STRING: return json_string(v->str ? v->str : "");
+    }
+    return json_null();
+}
+
+/* How a value is written on the labrun command line (shell-quoted when it must be). */
+static char *value_arg(const struct ast_value *v)
+{
+    switch (v->kind) {
+    case VAL_BOOL:
+        return xstrdup(v->boolean ? "true" : "false");
+    case VAL_NUMBER:
+        if (v->str && *v->str)
+            return xstrdup(v->str);
+        return xasprintf("%.15g", v->num);
+    case VAL_IDENT:
+        return xstrdup(v->str ? v->str : "");
+    case VAL_STRING: {
+        const char *s = v->str ? v->str : "";
+        if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=+") == strlen(s))
+            return xstrdup(s);
+        struct membuf b = { 0 };
+        membuf_append(&b, "'", 1);
+        for (; *s; s++) {
+            if (*s == '\'')
+                membuf_append(&b, "'\\''", 4);
+            else
+                membuf_append(&b, s, 1);
+        }
+        membuf_append(&b, "'", 2);  /* with the NUL */
+        return (char *)b.data;
+    }
+    }
+    return xstrdup("");
+}
+
+static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(r->name));
+    if (r->def && r->def->title)
+        json_object_set_new(o, "title", text_json(r->def->title, ls));
+
+    struct membuf cmd = { 0 };
+    char *head = xasprintf("labrun labs/%s", r->name);
+    membuf_append(&cmd, head, strlen(head));
+    free(head);
+    json_t *args = json_array();
+    for (size_t i = 0; i < r->args.n; i++) {
+        const struct ast_arg *a = &r->args.items[i];
+        char *val = value_arg(&a->value);
+        char *part = xasprintf(" --%s %s", a->name, val);
+        membuf_append(&cmd, part, strlen(part));
+        json_array_append_new(args, json_pack("[so]", a->name, value_json(&a->value)));
+        free(part);
+        free(val);
+    }
+    membuf_append(&cmd, "", 1);
+    json_object_set_new(o, "command", json_string((char *)cmd.data));
+    membuf_free(&cmd);
+    json_object_set_new(o, "args", args);
+
+    json_t *expects = json_array();
+    for (size_t i = 0; i < r->expects.n; i++) {
+        const struct ast_expect *e = &r->expects.items[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "metric", json_string(e->metric));
+        const struct ast_metric *m = r->def ? qz_lab_metric(r->def, e->metric) : NULL;
+        if (m && m->help)
+            json_object_set_new(x, "help", json_string(m->help));
+        if (m && m->unit)
+            json_object_set_new(x, "unit", json_string(m->unit));
+        json_object_set_new(x, "op", json_string(ast_cmp_name(e->op)));
+        if (e->op == CMP_WITHIN)
+            json_object_set_new(x, "tolerance", value_json(&e->tolerance));
+        if (e->of_answer)
+            json_object_set_new(x, "of_answer", json_true());
+        else
+            json_object_set_new(x, "value", value_json(&e->value));
+        json_array_append_new(expects, x);
+    }
+    json_object_set_new(o, "expects", expects);
+    return o;
+}
+
+static json_t *question_json(const struct ast_question *q, const struct langs *ls)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(q->id));
+    json_object_set_new(o, "kind", json_string(ast_qkind_name(q->kind)));
+    json_object_set_new(o, "points", num_json(q->points));
+    json_object_set_new(o, "prompt", text_json(q->prompt, ls));
+    json_object_set_new(o, "explain", text_json(q->explain, ls));
+
+    switch (q->kind) {
+    case Q_SINGLE:
+    case Q_MULTIPLE: {
+        json_t *choices = json_array();
+        for (size_t i = 0; i < q->choices.n && i < SCORM_MAX_CHOICES; i++) {
+            const struct ast_choice *ch = &q->choices.items[i];
+            json_t *c = json_object();
+            char id[2] = { emit_choice_id(i), '\0' };
+            json_object_set_new(c, "id", json_string(id));
+            json_object_set_new(c, "correct", json_boolean(ch->correct));
+            json_object_set_new(c, "text", text_json(ch->text, ls));
+            json_object_set_new(c, "because", text_json(ch->because, ls));
+            json_array_append_new(choices, c);
+        }
+        json_object_set_new(o, "choices", choices);
+        break;
+    }
+    case Q_TRUEFALSE:
+        json_object_set_new(o, "answer", json_boolean(q->tf_answer));
+        break;
+    case Q_NUMERIC: {
+        const struct ast_numeric *n = &q->numeric;
+        double lo, hi, key;
+        if (n->kind == NUM_RANGE) {
+            lo = n->lo.num;
+            hi = n->hi.num;
+            key = (lo + hi) / 2;
+        } else {
+            key = n->value.num;
+            double tol = n->kind == NUM_TOLERANCE ? fabs(n->tolerance.num) : 0;
+            lo = key - tol;
+            hi = key + tol;
+        }
+        json_object_set_new(o, "min", num_json(lo));
+        json_object_set_new(o, "max", num_json(hi));
+        json_object_set_new(o, "answer", num_json(key));
+        json_object_set_new(o, "unit", text_json(q->unit, ls));
+        break;
+    }
+    case Q_TEXT: {
+        json_t *acc = json_array();
+        for (size_t i = 0; i < q->accept.n; i++)
+            json_array_append_new(acc, json_string(q->accept.items[i].raw ? q->accept.items[i].raw : ""));
+        json_object_set_new(o, "accept", acc);
+        break;
+    }
+    }
+
+    json_t *labs = json_array();
+    for (size_t i = 0; i < q->labs.n; i++)
+        json_array_append_new(labs, lab_json(&q->labs.items[i], ls));
+    json_object_set_new(o, "labs", labs);
+
+    json_t *snips = json_array();
+    for (size_t i = 0; i < q->snippets.n; i++) {
+        const struct ast_snippet *s = &q->snippets.items[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "lab", json_string(s->lab));
+        json_object_set_new(x, "region", json_string(s->region));
+        if (s->file)
+            json_object_set_new(x, "file", json_string(s->file));
+        json_object_set_new(x, "code", json_string(s->code ? s->code : ""));
+        json_array_append_new(snips, x);
+    }
+    json_object_set_new(o, "snippets", snips);
+    return o;
+}
+
+static json_t *course_json(const struct qz_course *c, const struct emit_opts *o)
+{
+    const struct ast_quiz *q = c->quiz;
+    static const char *und[] = { "und" };
+    struct langs ls = { und, 1 };
+    if (q->langs.n) {
+        ls.tags = xcalloc(q->langs.n, sizeof *ls.tags);
+        for (size_t i = 0; i < q->langs.n; i++)
+            ls.tags[i] = q->langs.items[i].tag;
+        ls.n = q->langs.n;
+    }
+
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_integer(1));
+    json_object_set_new(root, "id", json_string(q->id ? q->id : "quiz"));
+    json_object_set_new(root, "scorm", json_string(o && o->scorm == SCORM_2004 ? "2004" : "1.2"));
+    json_t *langs = json_array();
+    for (size_t i = 0; i < ls.n; i++)
+        json_array_append_new(langs, json_string(ls.tags[i]));
+    json_object_set_new(root, "languages", langs);
+    json_object_set_new(root, "title", text_json(q->title, &ls));
+    json_object_set_new(root, "intro", text_json(q->intro, &ls));
+    json_object_set_new(root, "feedback", json_string(ast_feedback_name(q->feedback)));
+    json_object_set_new(root, "shuffle", json_string(ast_shuffle_name(q->shuffle)));
+    json_object_set_new(root, "passing", num_json(q->passing));
+    json_t *qs = json_array();
+    for (size_t i = 0; i < c->questions.n; i++)
+        json_array_append_new(qs, question_json(c->questions.items[i], &ls));
+    json_object_set_new(root, "questions", qs);
+
+    if (ls.tags != und)
+        free(ls.tags);
+    return root;
+}
+
+char *scorm_quiz_json(const struct qz_course *c, const struct emit_opts *o)
+{
+    json_t *root = course_json(c, o);
+    char *s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    json_decref(root);
+    return s;
+}
+
+int scorm_quiz_data(const struct qz_course *c, const struct emit_opts *o,
+                    struct membuf *out, struct diag *d)
+{
+    char *s = scorm_quiz_json(c, o);
+    if (!s) {
+        diag_error(d, NULL, "cannot render the player's quiz data as JSON");
+        return -1;
+    }
+    static const char head[] = "/* The quiz, as the player reads it (written by quizc). */\nwindow.QUIZ_DATA = ";
+    membuf_append(out, head, sizeof head - 1);
+    membuf_append(out, s, strlen(s));
+    membuf_append(out, ";\n", 2);
+    free(s);
+    return 0;
+}

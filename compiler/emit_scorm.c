@@ -1,0 +1,112 @@
+/*
+ * emit_scorm.c — the SCORM package as a set of files: the player (compiled
+ * into quizc), the quiz data it reads, course.xml, and imsmanifest.xml that
+ * lists them all.  Zipping or writing them out is someone else's job
+ * (zip.c, output.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scorm.h"
+
+const char *scorm_default_lang(const struct ast_quiz *q)
+{
+    return q && q->langs.n ? q->langs.items[0].tag : NULL;
+}
+
+/* Append s, with characters XML 1.0 forbids (C0 controls but tab) dropped and newlines as spaces. */
+static void append_clean(struct membuf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '\n' || ch == '\r' || ch == '\t')
+            membuf_append(b, " ", 1);
+        else if (ch >= 0x20 && ch != 0x7f)
+            membuf_append(b, s, 1);
+    }
+}
+
+char *scorm_plain_text(const struct ast_text *t, const char *lang)
+{
+    struct membuf b = { 0 };
+    const struct ast_tr *tr = ast_text_get(t, lang);
+    if (tr) {
+        if (tr->doc.blocks.n == 0) {
+            append_clean(&b, tr->raw);
+        }
+        for (size_t i = 0; i < tr->doc.blocks.n; i++) {
+            const struct md_block *blk = &tr->doc.blocks.items[i];
+            if (i > 0)
+                membuf_append(&b, " ", 1);
+            if (blk->kind == MD_CODEBLOCK) {
+                append_clean(&b, blk->code);
+                continue;
+            }
+            for (size_t k = 0; k < blk->spans.n; k++)
+                append_clean(&b, blk->spans.items[k].kind == MD_BREAK ? " " : blk->spans.items[k].text);
+        }
+    }
+    membuf_append(&b, "", 1);
+    return (char *)b.data;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
+                     struct emit_files *out, struct diag *d)
+{
+    static const struct emit_opts defaults = { .scorm = SCORM_12 };
+    if (!o)
+        o = &defaults;
+    if (!c || !c->quiz) {
+        diag_error(d, NULL, "no quiz to package");
+        return -1;
+    }
+    for (size_t i = 0; i < c->questions.n; i++) {
+        const struct ast_question *q = c->questions.items[i];
+        if ((q->kind == Q_SINGLE || q->kind == Q_MULTIPLE) && q->choices.n > SCORM_MAX_CHOICES) {
+            diag_error(d, &q->id_loc, "question '%s' has %zu choices; a SCORM package allows at most %d",
+                       q->id, q->choices.n, SCORM_MAX_CHOICES);
+            return -1;
+        }
+    }
+
+    struct emit_files fs = { 0 };
+    struct membuf buf = { 0 };
+    if (emit_course_xml(c, &buf, d) < 0)
+        goto fail;
+    emit_files_add(&fs, "course.xml", buf.data, buf.len);
+    membuf_free(&buf);
+
+    if (scorm_quiz_data(c, o, &buf, d) < 0)
+        goto fail;
+    emit_files_add(&fs, SCORM_DATA_FILE, buf.data, buf.len);
+    membuf_free(&buf);
+
+    for (size_t i = 0; i < scorm_player_count; i++)
+        emit_files_add(&fs, scorm_player[i].name, scorm_player[i].data, scorm_player[i].len);
+
+    /* The manifest lists every other file, in name order (stable output). */
+    const char **names = xcalloc(fs.files.n, sizeof *names);
+    for (size_t i = 0; i < fs.files.n; i++)
+        names[i] = fs.files.items[i].name;
+    qsort(names, fs.files.n, sizeof *names, by_name);
+    int rc = scorm_manifest(c, o->scorm, names, fs.files.n, &buf, d);
+    free(names);
+    if (rc < 0)
+        goto fail;
+    emit_files_add(&fs, "imsmanifest.xml", buf.data, buf.len);
+    membuf_free(&buf);
+
+    for (size_t i = 0; i < fs.files.n; i++)
+        VEC_PUSH(out->files, fs.files.items[i]);
+    VEC_FREE(fs.files);
+    return 0;
+fail:
+    membuf_free(&buf);
+    emit_files_free(&fs);
+    return -1;
+}

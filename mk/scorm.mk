@@ -1,0 +1,55 @@
+# SCORM packages: imsmanifest.xml, the player's quiz data, the zip, and the
+# player itself (compiler/player/), compiled into quizc as a C table so quizc
+# never reads the source tree at run time.
+
+PLAYER_FILES := $(sort $(wildcard compiler/player/*.html compiler/player/*.js compiler/player/*.css))
+PLAYER_GEN   := $(BUILD)/gen/player_res.c
+SCORM_SRCS   := compiler/emit_scorm.c compiler/manifest.c compiler/course_json.c compiler/zip.c
+SCORM_LIBS   := $(shell pkg-config --libs libzip jansson 2>/dev/null || echo -lzip -ljansson)
+XML_LIBS     ?= $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+
+# The generated table is compiled like any source (its object lands under
+# $(BUILD)/obj/$(BUILD)/gen).  LDLIBS, not only QUIZC_LIBS: every program
+# built from QUIZC_SRCS (the fuzz replay too) links these sources.
+QUIZC_SRCS += $(SCORM_SRCS) $(PLAYER_GEN)
+LDLIBS     += $(SCORM_LIBS)
+
+# main.c writes packages only where this module is built in.
+$(call obj,compiler/main.c): CPPFLAGS += -DQUIZC_SCORM
+$(call obj,compiler/main.c): mk/scorm.mk
+
+# A build tool, run on this machine: plain flags, no sanitizers.
+$(BUILD)/tools/embed: compiler/embed.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra $< -o $@
+
+$(PLAYER_GEN): $(BUILD)/tools/embed $(PLAYER_FILES) mk/scorm.mk
+	@mkdir -p $(@D)
+	$(BUILD)/tools/embed $@ $(foreach f,$(PLAYER_FILES),$(notdir $(f))=$(f))
+
+# ---- Tests ------------------------------------------------------------------
+
+# Loading fixture quizzes: the compiler tests' support (tests/compiler/support.h).
+SCORM_TEST_SUPPORT := tests/compiler/support.c
+$(call obj,tests/scorm/test_manifest.c tests/scorm/test_course_json.c): CPPFLAGS += -Itests/compiler
+SCORM_PKG_SRCS := $(SCORM_SRCS) $(PLAYER_GEN) compiler/emit.c compiler/emit_xml.c compiler/check.c
+
+$(eval $(call criterion_test,test_zip,tests/scorm/test_zip.c compiler/zip.c compiler/emit.c,$(LIBQZ),$(SCORM_LIBS)))
+$(eval $(call criterion_test,test_manifest,tests/scorm/test_manifest.c $(SCORM_TEST_SUPPORT) $(SCORM_PKG_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))
+$(eval $(call criterion_test,test_course_json,tests/scorm/test_course_json.c $(SCORM_TEST_SUPPORT) $(SCORM_PKG_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))
+
+# Schema validation (xmllint against the ADL/IMS schemas from npm) and the
+# browser tests (headless chromium, scorm-again as the LMS) run the quizc of
+# this build; run-tests.sh runs steps without arguments, so wrappers carry it.
+$(BUILD)/tests/scorm-schemas.sh: mk/scorm.mk | $(BUILD)/quizc
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec tests/scorm/validate.sh %s\n' $(BUILD) > $@
+	@chmod +x $@
+
+$(BUILD)/tests/browser.sh: mk/scorm.mk | $(BUILD)/quizc
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec tests/browser/run.sh %s\n' $(BUILD) > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/scorm-schemas.sh $(BUILD)/tests/browser.sh
+check: $(BUILD)/tests/scorm-schemas.sh $(BUILD)/tests/browser.sh
