@@ -100,8 +100,24 @@ static size_t *offsets_of(const size_t *counts, int size)
 }
 
 /*
+ * The step of a reduction: chunk_bytes rounded down to whole elements (at
+ * least one), so every chunk received can be added as it arrives; the whole
+ * block when chunks are unlimited.
+ */
+static size_t reduce_step(const struct comm *c, size_t es, size_t block_bytes)
+{
+    if (c->chunk_bytes == 0)
+        return block_bytes;
+    size_t step = c->chunk_bytes / es * es;
+    return step ? step : es;
+}
+
+/*
  * Ring reduce-scatter in place over buf (blocks at off[]): after size-1 steps
- * rank r holds the full sum of block r.  scratch holds the largest block.
+ * rank r holds the full sum of block r.  Each chunk is added as soon as it
+ * arrives, so scratch holds one chunk (reduce_step bytes), not a block: a
+ * block-sized scratch of tens of megabytes is fresh mmap'd memory on every
+ * call, and its page faults cost more than the reduction.
  */
 static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enum dtype t,
                                char *scratch)
@@ -111,10 +127,24 @@ static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enu
     int right = mod(r + 1, n), left = mod(r - 1, n);
     for (int s = 0; s < n - 1; s++) {
         int sb = mod(r - s - 1, n), rb = mod(r - s - 2, n);
-        size_t scount = off[sb + 1] - off[sb], rcount = off[rb + 1] - off[rb];
-        if (exchange(c, buf + off[sb] * es, scount * es, right, scratch, rcount * es, left) < 0)
-            return -1;
-        add_into(t, buf + off[rb] * es, scratch, rcount);
+        size_t sbytes = (off[sb + 1] - off[sb]) * es, rbytes = (off[rb + 1] - off[rb]) * es;
+        size_t step = reduce_step(c, es, sbytes > rbytes ? sbytes : rbytes);
+        const char *sp = buf + off[sb] * es;
+        char *rp = buf + off[rb] * es;
+        for (size_t at = 0; at < sbytes || at < rbytes; at += step) {
+            size_t sl = at < sbytes ? (sbytes - at < step ? sbytes - at : step) : 0;
+            size_t rl = at < rbytes ? (rbytes - at < step ? rbytes - at : step) : 0;
+            int rc;
+            if (sl && rl)
+                rc = c->ops->sendrecv(c, sp + at, sl, right, scratch, rl, left, COMM_TAG_INTERNAL);
+            else if (sl)
+                rc = c->ops->send(c, sp + at, sl, right, COMM_TAG_INTERNAL);
+            else
+                rc = c->ops->recv(c, scratch, rl, left, COMM_TAG_INTERNAL);
+            if (rc < 0)
+                return -1;
+            add_into(t, rp + at, scratch, rl / es);
+        }
     }
     return 0;
 }
@@ -135,13 +165,15 @@ static int ring_all_gather(struct comm *c, char *buf, const size_t *off, enum dt
     return 0;
 }
 
-static size_t largest_block(const size_t *off, int n)
+/* Bytes of scratch ring_reduce_scatter needs: one step of the largest block. */
+static size_t scratch_bytes(const struct comm *c, const size_t *off, enum dtype t)
 {
-    size_t m = 0;
-    for (int r = 0; r < n; r++)
+    size_t m = 0, es = dtype_size(t);
+    for (int r = 0; r < c->size; r++)
         if (off[r + 1] - off[r] > m)
             m = off[r + 1] - off[r];
-    return m;
+    size_t step = reduce_step(c, es, m * es);
+    return m * es < step ? m * es : step;
 }
 
 int comm_generic_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
@@ -152,7 +184,7 @@ int comm_generic_allreduce(struct comm *c, void *buf, size_t count, enum dtype t
     for (int r = 0; r < c->size; r++)
         counts[r] = comm_share(count, c->size, r);
     size_t *off = offsets_of(counts, c->size);
-    char *scratch = xmalloc(largest_block(off, c->size) * dtype_size(t) + 1);
+    char *scratch = xmalloc(scratch_bytes(c, off, t) + 1);
     int rc = ring_reduce_scatter(c, buf, off, t, scratch);
     if (rc == 0)
         rc = ring_all_gather(c, buf, off, t);
@@ -185,7 +217,7 @@ int comm_generic_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, co
     char *work = xmalloc(total * es + 1);
     if (total)
         memcpy(work, sbuf, total * es);
-    char *scratch = xmalloc(largest_block(off, c->size) * es + 1);
+    char *scratch = xmalloc(scratch_bytes(c, off, t) + 1);
     int rc = ring_reduce_scatter(c, work, off, t, scratch);
     if (rc == 0 && counts[c->rank] > 0)
         memcpy(rbuf, work + off[c->rank] * es, counts[c->rank] * es);

@@ -4,6 +4,15 @@
  * the receiver's mailbox (so it never waits for the receiver, as an eager MPI
  * send); a receive waits for the first message from that source with that
  * tag.  The copy is the point: a rank never reads another rank's memory.
+ *
+ * Two things keep the copies cheap, since the collectives move megabytes
+ * through here.  Message buffers are recycled through a pool: a fresh
+ * multi-megabyte malloc comes from mmap, and touching its pages again on
+ * every message cost more than the copy.  And sendrecv (used only by the
+ * collectives, where every rank posts before it waits) lends its buffer
+ * instead of copying it: the receiver copies straight from it and the sender
+ * returns once it has, so each byte is copied once, as MPI's single-copy
+ * shared-memory transports do.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,8 +26,14 @@ struct message {
     struct message *next;
     int src, tag;
     size_t bytes;
-    char data[];            /* the copied payload */
+    size_t cap;             /* bytes data[] can hold (pooled buffers are reused) */
+    const void *lent;       /* sendrecv: the sender's own buffer, copied from in place; else NULL */
+    int consumed;           /* lent messages: the receiver has copied it (under the mailbox lock) */
+    char data[];            /* the copied payload (eager messages) */
 };
+
+/* Pooled message buffers kept per world, at most this many. */
+#define POOL_MAX 16
 
 struct mailbox {
     pthread_mutex_t lock;
@@ -29,6 +44,9 @@ struct mailbox {
 struct comm_threads_world {
     int n;
     struct mailbox *boxes;  /* one per rank */
+    pthread_mutex_t pool_lock;
+    struct message *pool;   /* free message buffers, to reuse */
+    int npool;
     int aborted;            /* a rank failed: receives give up (set under every box's lock) */
 };
 
@@ -41,6 +59,7 @@ struct comm_threads_world *comm_threads_world_new(int n)
         pthread_mutex_init(&w->boxes[r].lock, NULL);
         pthread_cond_init(&w->boxes[r].arrived, NULL);
     }
+    pthread_mutex_init(&w->pool_lock, NULL);
     return w;
 }
 
@@ -58,8 +77,51 @@ void comm_threads_world_free(struct comm_threads_world *w)
         pthread_mutex_destroy(&b->lock);
         pthread_cond_destroy(&b->arrived);
     }
+    for (struct message *m = w->pool, *next; m; m = next) {
+        next = m->next;
+        free(m);
+    }
+    pthread_mutex_destroy(&w->pool_lock);
     free(w->boxes);
     free(w);
+}
+
+/* A message buffer for bytes of payload: a pooled one large enough, or a new one. */
+static struct message *message_get(struct comm_threads_world *w, size_t bytes)
+{
+    struct message *m = NULL;
+    pthread_mutex_lock(&w->pool_lock);
+    for (struct message **pp = &w->pool; *pp; pp = &(*pp)->next) {
+        if ((*pp)->cap >= bytes) {
+            m = *pp;
+            *pp = m->next;
+            w->npool--;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&w->pool_lock);
+    if (!m) {
+        m = xmalloc(sizeof *m + bytes);
+        m->cap = bytes;
+    }
+    m->next = NULL;
+    m->lent = NULL;
+    m->consumed = 0;
+    return m;
+}
+
+/* Back to the pool (or freed when the pool is full). */
+static void message_put(struct comm_threads_world *w, struct message *m)
+{
+    pthread_mutex_lock(&w->pool_lock);
+    if (w->npool < POOL_MAX) {
+        m->next = w->pool;
+        w->pool = m;
+        w->npool++;
+        m = NULL;
+    }
+    pthread_mutex_unlock(&w->pool_lock);
+    free(m);
 }
 
 void comm_threads_abort(struct comm_threads_world *w)
@@ -75,16 +137,10 @@ void comm_threads_abort(struct comm_threads_world *w)
 /* Each rank's handle points at the world; the handle itself owns nothing extra. */
 static struct comm_threads_world *world_of(const struct comm *c) { return c->impl; }
 
-static int th_send(struct comm *c, const void *buf, size_t bytes, int dst, int tag)
+/* Append m to dst's mailbox and wake dst. */
+static void post(struct comm_threads_world *w, struct message *m, int dst)
 {
-    struct mailbox *b = &world_of(c)->boxes[dst];
-    struct message *m = xmalloc(sizeof *m + bytes);
-    m->next = NULL;
-    m->src = c->rank;
-    m->tag = tag;
-    m->bytes = bytes;
-    if (bytes)
-        memcpy(m->data, buf, bytes);
+    struct mailbox *b = &w->boxes[dst];
     pthread_mutex_lock(&b->lock);
     if (b->tail)
         b->tail->next = m;
@@ -93,6 +149,17 @@ static int th_send(struct comm *c, const void *buf, size_t bytes, int dst, int t
     b->tail = m;
     pthread_cond_broadcast(&b->arrived);
     pthread_mutex_unlock(&b->lock);
+}
+
+static int th_send(struct comm *c, const void *buf, size_t bytes, int dst, int tag)
+{
+    struct message *m = message_get(world_of(c), bytes);
+    m->src = c->rank;
+    m->tag = tag;
+    m->bytes = bytes;
+    if (bytes)
+        memcpy(m->data, buf, bytes);
+    post(world_of(c), m, dst);
     comm_count(c, bytes, 0);
     return 0;
 }
@@ -132,20 +199,57 @@ static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
                 c->rank, bytes, src, tag, m->bytes);
         rc = -1;
     } else if (bytes) {
-        memcpy(buf, m->data, bytes);
+        memcpy(buf, m->lent ? m->lent : m->data, bytes);
     }
     comm_count(c, 0, m->bytes);
-    free(m);
+    if (m->lent) {
+        /* The sender waits for this; m lives on its stack and is not touched after. */
+        pthread_mutex_lock(&b->lock);
+        m->consumed = 1;
+        pthread_cond_broadcast(&b->arrived);
+        pthread_mutex_unlock(&b->lock);
+    } else {
+        message_put(w, m);
+    }
     return rc;
 }
 
 static int th_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
                        void *rbuf, size_t rbytes, int src, int tag)
 {
-    /* Sends never block here, so send-then-receive cannot deadlock a ring. */
-    if (th_send(c, sbuf, sbytes, dst, tag) < 0)
-        return -1;
-    return th_recv(c, rbuf, rbytes, src, tag);
+    /*
+     * Lend sbuf (no copy), receive, then wait until dst has copied what we
+     * lent.  Only the collectives call sendrecv, and there every rank lends
+     * before it waits, so the wait always ends.
+     */
+    struct comm_threads_world *w = world_of(c);
+    struct message m = { .src = c->rank, .tag = tag, .bytes = sbytes, .lent = sbuf };
+    post(w, &m, dst);
+    comm_count(c, sbytes, 0);
+    int rc = th_recv(c, rbuf, rbytes, src, tag);
+    struct mailbox *b = &w->boxes[dst];
+    pthread_mutex_lock(&b->lock);
+    while (!m.consumed) {
+        if (w->aborted) {
+            /* dst may never receive: take the loan back, unless dst is copying it now. */
+            struct message *prev = NULL, *p = b->head;
+            for (; p && p != &m; prev = p, p = p->next)
+                ;
+            if (p) {
+                if (prev)
+                    prev->next = p->next;
+                else
+                    b->head = p->next;
+                if (b->tail == p)
+                    b->tail = prev;
+                rc = -1;
+                break;
+            }
+        }
+        pthread_cond_wait(&b->arrived, &b->lock);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return rc;
 }
 
 static const struct comm_ops threads_ops = {
