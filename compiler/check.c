@@ -135,10 +135,12 @@ static void check_choices(struct checker *k, const struct ast_question *q)
     }
     if (n < 2)
         diag_error(k->d, &q->id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
-    if (n > CHECK_MAX_CHOICES)
-        diag_error(k->d, &q->choices.items[CHECK_MAX_CHOICES].loc,
+    if (n > CHECK_MAX_CHOICES) {
+        diag_error(k->d, &q->id_loc,
                    "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
                    kind, q->id, n, CHECK_MAX_CHOICES);
+        diag_note(k->d, &q->choices.items[CHECK_MAX_CHOICES].loc, "choice %d is here", CHECK_MAX_CHOICES + 1);
+    }
 
     if (q->kind == Q_SINGLE && ncorrect != 1) {
         if (ncorrect == 0) {
@@ -221,19 +223,46 @@ static void check_question(struct checker *k, const struct ast_question *q)
 }
 
 /* Ids are unique across the quiz and every file it includes. */
-static void check_id(struct checker *k, const struct qz_course *c, size_t i)
+static void check_id(struct checker *k, const struct qz_course *c, size_t i, const size_t *first)
 {
     const struct ast_question *q = c->questions.items[i];
-    if (!q->id)
+    if (!q->id || first[i] == i)
         return;
-    for (size_t j = 0; j < i; j++) {
-        const struct ast_question *p = c->questions.items[j];
-        if (p->id && strcmp(p->id, q->id) == 0) {
-            diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
-            diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
-            return;
-        }
+    const struct ast_question *p = c->questions.items[first[i]];
+    diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
+    diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
+}
+
+static int by_id_then_place(const void *a, const void *b, void *course)
+{
+    const struct qz_course *c = course;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const char *x = c->questions.items[i]->id, *y = c->questions.items[j]->id;
+    int r = strcmp(x ? x : "", y ? y : "");
+    return r ? r : (i > j) - (i < j);
+}
+
+/*
+ * first[i]: the earliest question with question i's id.  Sorting keeps a
+ * quiz of many thousand questions from comparing every pair.
+ */
+static size_t *first_with_id(const struct qz_course *c)
+{
+    size_t n = c->questions.n;
+    size_t *order = xmalloc(n * sizeof *order), *first = xmalloc(n * sizeof *first);
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    qsort_r(order, n, sizeof *order, by_id_then_place, (void *)c);
+    for (size_t g = 0; g < n; g++) {
+        const char *id = c->questions.items[order[g]]->id;
+        size_t head = order[g];
+        while (g + 1 < n && id && c->questions.items[order[g + 1]]->id &&
+               strcmp(id, c->questions.items[order[g + 1]]->id) == 0)
+            first[order[++g]] = head;
+        first[head] = head;
     }
+    free(order);
+    return first;
 }
 
 bool check_course(struct diag *d, const struct qz_course *c)
@@ -247,9 +276,11 @@ bool check_course(struct diag *d, const struct qz_course *c)
         struct src_loc top = { .src = c->root->src, .line = 1, .col = 1, .end_line = 1, .end_col = 1 };
         diag_error(d, &top, "no `quiz NAME { ... }` in this file");
     }
+    size_t *first = first_with_id(c);
     for (size_t i = 0; i < c->questions.n; i++) {
-        check_id(&k, c, i);
+        check_id(&k, c, i, first);
         check_question(&k, c->questions.items[i]);
     }
+    free(first);
     return diag_errors(d) == k.errors_before;
 }
