@@ -147,15 +147,16 @@ Test(check, a_multiple_with_no_correct_choice_is_reported)
     assert_only_error(3, 14, "multiple question 'q9' needs at least one correct choice, has none");
 }
 
-Test(check, more_choices_than_scorm_ids_is_reported_at_the_first_too_many)
+Test(check, more_choices_than_scorm_ids_are_reported_at_the_question_with_a_note_at_the_first_too_many)
 {
     char text[4096] = "quiz big {\n    title \"T\"\n    multiple many {\n        prompt \"P\"\n";
     for (int i = 0; i < 37; i++)
         strcat(text, i == 0 ? "        correct \"c\"\n" : "        wrong \"w\"\n");
     strcat(text, "    }\n}\n");
     cr_expect_not(run(text));
-    assert_only_error(41, 9, "multiple question 'many' has 37 choices; at most 36 are allowed "
+    assert_only_error(3, 14, "multiple question 'many' has 37 choices; at most 36 are allowed "
                              "(SCORM 1.2 names choices 0-9, a-z)");
+    assert_diag(DIAG_NOTE, 0, 41, 9, "choice 37 is here");
 }
 
 Test(check, a_truefalse_without_an_answer_is_reported)
