@@ -383,21 +383,22 @@ static void pop_brace(struct qz_parser *p)
     free(p->braces.items[--p->braces.n].what);
 }
 
-/* Where the file ends, for "file ended here": the end of its last line. */
+/* Where the file ends, for "file ended here": just after its last visible character. */
 static struct src_loc eof_loc(const struct qz_parser *p)
 {
-    struct src_loc l = { .src = p->src, .line = p->line, .col = p->col, .off = p->src->len };
     const char *t = p->src->text;
-    size_t n = p->src->len;
-    if (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r') && p->line > 1) {
-        size_t end = n - 1;
-        if (end > 0 && t[end] == '\n' && t[end - 1] == '\r') end--;
-        size_t a = end;
-        while (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r') a--;
-        l.line = p->line - 1;
-        l.col = utf8_width(t + a, end - a) + 1;
-        l.off = end;
+    size_t n = p->src->len, pos = n;
+    int line = p->line;
+    while (pos > 0 && (t[pos - 1] == ' ' || t[pos - 1] == '\t' || t[pos - 1] == '\n' || t[pos - 1] == '\r')) {
+        pos--;
+        /* A line break stepped over: "\r\n" is one. */
+        if (t[pos] == '\r' || (t[pos] == '\n' && !(pos > 0 && t[pos - 1] == '\r'))) line--;
     }
+    size_t a = pos;
+    while (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r') a--;
+    if (a == 0 && n >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3)) a = pos >= 3 ? 3 : pos;
+    struct src_loc l = { .src = p->src, .line = line < 1 ? 1 : line, .off = pos };
+    l.col = utf8_width(t + a, pos - a) + 1;
     l.end_line = l.line;
     l.end_col = l.col;
     return l;
@@ -426,6 +427,8 @@ static int deliver(struct qz_parser *p, int tok, QZPSTYPE *lval, const struct sr
                  : NULL;
     p->prev2_tok = p->prev_tok;
     p->prev_tok = tok;
+    memmove(p->recent + 1, p->recent, sizeof p->recent - sizeof p->recent[0]);
+    p->recent[0] = loc->off;
     return tok;
 }
 
@@ -494,6 +497,13 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p
         return supply_close(p, tok, lval, lloc);
     }
     return deliver(p, tok, lval, lloc);
+}
+
+size_t lex_token_before(const struct qz_parser *p, size_t off)
+{
+    for (size_t i = 0; i + 1 < sizeof p->recent / sizeof p->recent[0]; i++)
+        if (p->recent[i] == off) return p->recent[i + 1];
+    return (size_t)-1;
 }
 
 void lex_state_free(struct qz_parser *p)

@@ -68,6 +68,11 @@ struct qz_parser {
     int prev_tok, prev2_tok;        /* the two tokens before, for classifying '{' */
     char *prev_text, *prev2_text;   /* their spellings (names only); owned */
     char *tok_text;                 /* spelling of the last token, for messages; owned */
+    size_t recent[4];               /* where the last tokens handed out start, latest at [0] */
+    size_t unknown_at;              /* where the latest unknown statement word starts */
+    int unknown_line;
+    bool junk_recovery;             /* the parser recovers from the arguments of an unknown word */
+    bool unknown_at_set;
 
     /* Grammar actions' state. */
     struct ast_quiz *quiz;          /* the quiz block being built (a second one is not kept), or NULL */
@@ -98,6 +103,8 @@ struct ast_value *lex_number(struct qz_parser *p, const struct src_loc *loc, con
 /* A character that starts no token: report it (invalid UTF-8 as such). */
 void lex_stray(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n);
 
+/* Where the token handed out just before the one at off starts ((size_t)-1 when unknown). */
+size_t lex_token_before(const struct qz_parser *p, size_t off);
 /* Move the position over s[0..n) and give loc the span it covers. */
 void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t n);
 /* String buffer. */

@@ -25,6 +25,7 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p
 #include "parse.h"
 
 static void qzperror(const QZPLTYPE *loc, yyscan_t scanner, struct qz_parser *p, const char *msg);
+static void unknown_statement(struct qz_parser *p, char *word, const struct src_loc *loc, bool recovering);
 
 /* A rule's span runs from its first symbol to its last; an empty rule sits where the last one ended. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                           \
@@ -91,6 +92,7 @@ topitem
     | labdef                { yyerrok; }
     | question              { yyerrok; }
     | include               { yyerrok; }
+    | IDENT                 { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
@@ -113,6 +115,7 @@ qitem
     : header                { yyerrok; }
     | question              { yyerrok; }
     | include               { yyerrok; }
+    | IDENT                 { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
@@ -179,6 +182,7 @@ qstmt
     | EXPECT name cmp value             { b_q_expect(p, &@$, $2, &@2, $3, $4); yyerrok; }
     | EXPECT name WITHIN value OF value { b_q_expect_within(p, &@$, $2, &@2, $4, $6); yyerrok; }
     | SNIPPET name ':' name             { b_q_snippet(p, &@$, $2, $4); yyerrok; }
+    | IDENT                             { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
@@ -238,6 +242,7 @@ lstmt
     | SUMMARY text              { b_lab_text(p, LABONCE_SUMMARY, &@1, $2); yyerrok; }
     | paramhead prange phelp    { yyerrok; }
     | METRIC name mhelp munit   { b_lab_metric(p, &@1, $2, &@2, $3, $4); yyerrok; }
+    | IDENT                     { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
@@ -372,9 +377,60 @@ static bool is_keyword(yysymbol_kind_t k)
 }
 
 /*
- * Syntax errors: a word where a statement should start gets "unknown
- * statement" with a suggestion from the statements of the innermost block;
- * anything else names what was found and what could stand there.
+ * The innermost block that holds statements: its name for messages, its
+ * statement keywords (for "did you mean") and the token that starts one.
+ */
+static const char *innermost_block(const struct qz_parser *p, const char *const **cands,
+                                   yysymbol_kind_t *starter)
+{
+    const struct brace *b = NULL;
+    for (size_t i = p->braces.n; i-- > 0;)
+        if (p->braces.items[i].kind != BR_LANG) { b = &p->braces.items[i]; break; }
+    if (b && b->kind == BR_QUESTION) {
+        *cands = stmts_question[b->qkind]; *starter = YYSYMBOL_PROMPT; return b->what;
+    } else if (b && b->kind == BR_QUIZ) {
+        *cands = stmts_quiz; *starter = YYSYMBOL_TITLE; return b->what;
+    } else if (b && b->kind == BR_LAB) {
+        *cands = stmts_lab; *starter = YYSYMBOL_PARAM; return b->what;
+    }
+    *cands = stmts_top;
+    *starter = YYSYMBOL_QUIZ;
+    return "this file";
+}
+
+/*
+ * A word where a statement starts: an unknown statement, with the nearest
+ * known one.  Not reported while recovering from a syntax error (the word is
+ * what the error left over; but the arguments of an unknown word are no such
+ * error), nor when it follows an unknown word on the same line (it is that
+ * word's argument).
+ */
+static void unknown_statement(struct qz_parser *p, char *word, const struct src_loc *loc, bool recovering)
+{
+    bool argument = p->unknown_at_set && p->unknown_line == loc->line && lex_token_before(p, loc->off) == p->unknown_at;
+    if ((recovering && !p->junk_recovery) || argument) {
+        if (argument) p->unknown_at = loc->off;
+        free(word);
+        return;
+    }
+    const char *const *cands;
+    yysymbol_kind_t starter;
+    const char *where = innermost_block(p, &cands, &starter);
+    const char *hint = b_suggest(word, cands);
+    if (hint)
+        diag_error(p->d, loc, "unknown statement '%s' in %s; did you mean '%s'?", word, where, hint);
+    else
+        diag_error(p->d, loc, "unknown statement '%s' in %s", word, where);
+    p->unknown_at = loc->off;
+    p->unknown_line = loc->line;
+    p->unknown_at_set = true;
+    free(word);
+}
+
+/*
+ * Syntax errors name what was found and what could stand there.  (A plain
+ * word where a statement starts is no syntax error: the grammar takes it as
+ * an unknown statement, reported above with a suggestion.)
  */
 static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, struct qz_parser *p)
 {
@@ -386,30 +442,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
     int n = yypcontext_expected_tokens(ctx, exp, 64);
     if (n < 0) n = 0;
 
-    /* The innermost block that holds statements. */
-    const struct brace *b = NULL;
-    for (size_t i = p->braces.n; i-- > 0;)
-        if (p->braces.items[i].kind != BR_LANG) { b = &p->braces.items[i]; break; }
-    const char *const *cands = stmts_top;
-    yysymbol_kind_t starter = YYSYMBOL_QUIZ;
-    const char *where = "this file";
-    if (b && b->kind == BR_QUESTION) {
-        cands = stmts_question[b->qkind]; starter = YYSYMBOL_PROMPT; where = b->what;
-    } else if (b && b->kind == BR_QUIZ) {
-        cands = stmts_quiz; starter = YYSYMBOL_TITLE; where = b->what;
-    } else if (b && b->kind == BR_LAB) {
-        cands = stmts_lab; starter = YYSYMBOL_PARAM; where = b->what;
+    const char *const *cands;
+    yysymbol_kind_t starter;
+    const char *where = innermost_block(p, &cands, &starter);
+    /* What follows an unknown statement word is its own arguments: reported with the word. */
+    if (p->unknown_at_set && lex_token_before(p, loc.off) == p->unknown_at) {
+        p->junk_recovery = true;
+        return 0;
     }
-
-    if (expects(exp, n, starter) && (tok == YYSYMBOL_IDENT || is_keyword(tok))) {
-        const char *word = tok == YYSYMBOL_IDENT ? p->tok_text : yysymbol_name(tok);
-        const char *hint = b_suggest(word, cands);
-        if (tok == YYSYMBOL_IDENT && hint)
-            diag_error(p->d, &loc, "unknown statement '%s' in %s; did you mean '%s'?", word, where, hint);
-        else if (tok == YYSYMBOL_IDENT)
-            diag_error(p->d, &loc, "unknown statement '%s' in %s", word, where);
-        else
-            diag_error(p->d, &loc, "'%s' cannot appear in %s", word, where);
+    p->junk_recovery = false;
+    if (expects(exp, n, starter) && is_keyword(tok)) {
+        diag_error(p->d, &loc, "'%s' cannot appear in %s", yysymbol_name(tok), where);
         return 0;
     }
     char *found = describe(p, tok);

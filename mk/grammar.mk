@@ -24,3 +24,10 @@ LIBQZ_OBJS := $(call obj,$(LIBQZ_SRCS)) $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj
 $(LIBQZ): $(LIBQZ_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+
+# Tests: one binary per source file, each with the capturing diag.
+GRAMMAR_TEST_SUPPORT := tests/grammar/capture.c
+$(eval $(call criterion_test,grammar_lexer,tests/grammar/test_lexer.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_parser,tests/grammar/test_parser.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_md,tests/grammar/test_md.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_load,tests/grammar/test_load.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))

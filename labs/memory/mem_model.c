@@ -52,6 +52,7 @@ int mem_dtype_parse(const char *s, enum mem_dtype *t)
     return -1;
 }
 
+// snippet: bytes-per-param
 /*
  * Mixed precision (fp16/bf16): 2-byte weights for the kernels, fp32 gradients
  * (accumulated over micro-batches without losing small updates), and Adam's
@@ -64,6 +65,7 @@ struct mem_bpp mem_bytes_per_param(enum mem_dtype t)
         return (struct mem_bpp){ .weights = 4, .grads = 4, .optimizer = 8 };
     return (struct mem_bpp){ .weights = 2, .grads = 4, .optimizer = 12 };
 }
+// end snippet
 
 int mem_act_bytes(enum mem_dtype t) { return t == MEM_FP32 ? 4 : 2; }
 

@@ -361,22 +361,30 @@ static int memory_run(struct lab_ctx *c)
     lab_metric(c, "fits", big.total / GIB <= dev_gib, LAB_MODELLED);
     lab_metric(c, "ranks", (double)(m.tp * m.pp), LAB_EXACT);
 
-    /* Live: every rank's allocator peak against its prediction. */
+    /* Live: every rank's allocator peak against its prediction, one row per stage. */
     struct lab_table *t = lab_table_new(c,
         "Live step: scaled-down model allocated through the device interface",
-        "rank|stage|predicted MiB|allocator peak MiB|difference bytes");
+        "stage|ranks|predicted MiB|allocator peak MiB (min..max over the stage's ranks)|largest difference (bytes)");
     double worst = 0, big_pred = 0, big_peak = 0, allocated = 0;
-    for (int r = 0; r < c->nranks; r++) {
-        double peak = all[3 * r], want = all[3 * r + 1];
-        allocated += all[3 * r + 2];
-        double err = want > 0 ? fabs(peak - want) / want * 100 : 0;
-        if (err > worst)
-            worst = err;
-        if (want > big_pred) {
-            big_pred = want;
-            big_peak = peak;
+    for (long st = 0; st < m.pp; st++) {
+        double lo = INFINITY, hi = 0, want = 0, diff = 0;
+        for (int r = (int)(st * m.tp); r < (int)((st + 1) * m.tp); r++) {
+            double peak = all[3 * r];
+            want = all[3 * r + 1];
+            allocated += all[3 * r + 2];
+            lo = fmin(lo, peak);
+            hi = fmax(hi, peak);
+            if (fabs(peak - want) > fabs(diff))
+                diff = peak - want;
+            double err = want > 0 ? fabs(peak - want) / want * 100 : 0;
+            if (err > worst)
+                worst = err;
+            if (want > big_pred) {
+                big_pred = want;
+                big_peak = peak;
+            }
         }
-        lab_table_row(t, "%d|%d|%.3f|%.3f|%.0f", r, r / (int)m.tp, want / MIB, peak / MIB, peak - want);
+        lab_table_row(t, "%ld|%ld|%.3f|%.3f..%.3f|%.0f", st, m.tp, want / MIB, lo / MIB, hi / MIB, diff);
     }
     lab_metric(c, "live_predicted_mib", big_pred / MIB, LAB_MODELLED);
     lab_metric(c, "live_peak_mib", big_peak / MIB, LAB_MEASURED);

@@ -1,0 +1,339 @@
+/*
+ * test_lexer.c — tokens, their locations (columns in characters), strings
+ * and their escapes and dedent, and the scanner's error messages.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "capture.h"
+#include "parse.h"
+#include "quiz.tab.h"
+
+struct tok {
+    int kind;
+    struct src_loc loc;
+    char *str;              /* IDENT, STRING: the value; NUMBER: the lexeme */
+    double num;
+    bool percent, integral;
+};
+
+static struct capture cap;
+static struct tok toks[128];
+static int ntoks;
+
+static void setup(void) { cap_init(&cap); ntoks = 0; }
+
+static void teardown(void)
+{
+    for (int i = 0; i < ntoks; i++) free(toks[i].str);
+    cap_fini(&cap);
+}
+
+TestSuite(lexer, .init = setup, .fini = teardown);
+
+/* Scan text[0..len) to the end, keeping every token. */
+static void lex_n(const char *text, size_t len)
+{
+    const struct source *src = cap_source(&cap, text, len);
+    struct qz_parser p = { .d = cap.d, .src = src, .line = 1, .col = 1 };
+    p.file = ast_file_new(src);
+    p.scanner = lex_open(&p, src->text, src->len);
+    for (;;) {
+        QZPSTYPE v = { 0 };
+        QZPLTYPE l = { 0 };
+        int t = qzplex(&v, &l, p.scanner, &p);
+        cr_assert_lt(ntoks, 128);
+        struct tok *k = &toks[ntoks++];
+        memset(k, 0, sizeof *k);
+        k->kind = t;
+        k->loc = l;
+        if (t == T_IDENT || t == T_STRING) k->str = v.str;
+        if (t == T_NUMBER) {
+            k->str = xstrdup(v.val->str);
+            k->num = v.val->num;
+            k->percent = v.val->percent;
+            k->integral = v.val->integral;
+            ast_value_clear(v.val);
+            free(v.val);
+        }
+        if (t == 0) break;
+    }
+    lex_close(p.scanner);
+    lex_state_free(&p);
+    ast_file_free(p.file);
+}
+
+static void lex(const char *text) { lex_n(text, strlen(text)); }
+
+static void assert_tok(int i, int kind, int line, int col)
+{
+    cr_assert_lt(i, ntoks, "token %d of %d", i, ntoks);
+    cr_assert_eq(toks[i].kind, kind, "token %d: kind %d, expected %d", i, toks[i].kind, kind);
+    cr_assert_eq(toks[i].loc.line, line, "token %d: line %d, expected %d", i, toks[i].loc.line, line);
+    cr_assert_eq(toks[i].loc.col, col, "token %d: col %d, expected %d", i, toks[i].loc.col, col);
+}
+
+static void assert_error(int i, int line, int col, const char *msg)
+{
+    const struct rec *r = cap_error(&cap, i);
+    cr_assert_not_null(r, "no error %d", i);
+    cr_assert_eq(r->line, line, "error '%s' at line %d, expected %d", r->msg, r->line, line);
+    cr_assert_eq(r->col, col, "error '%s' at col %d, expected %d", r->msg, r->col, col);
+    cr_assert(strstr(r->msg, msg), "error '%s' does not say '%s'", r->msg, msg);
+}
+
+Test(lexer, keywords_and_names_are_told_apart)
+{
+    lex("quiz text q-1 _x memory-limit texts");
+    assert_tok(0, T_QUIZ, 1, 1);
+    assert_tok(1, T_TEXT, 1, 6);
+    assert_tok(2, T_IDENT, 1, 11);
+    cr_assert_str_eq(toks[2].str, "q-1");
+    assert_tok(3, T_IDENT, 1, 15);
+    cr_assert_str_eq(toks[3].str, "_x");
+    assert_tok(4, T_IDENT, 1, 18);
+    cr_assert_str_eq(toks[4].str, "memory-limit");
+    assert_tok(5, T_IDENT, 1, 31);
+    assert_tok(6, 0, 1, 36);
+    cr_assert_eq(cap_errors(&cap), 0);
+}
+
+Test(lexer, every_punctuation_token_is_recognised)
+{
+    lex("{ } ( ) , : = .. < <= > >= == |");
+    int want[] = { '{', '}', '(', ')', ',', ':', '=', T_DOTDOT, '<', T_LE, '>', T_GE, T_EQ, '|', 0 };
+    for (int i = 0; i < (int)(sizeof want / sizeof want[0]); i++)
+        cr_assert_eq(toks[i].kind, want[i], "token %d", i);
+    assert_tok(7, T_DOTDOT, 1, 15);
+    assert_tok(13, '|', 1, 31);
+    cr_assert_eq(cap_errors(&cap), 0);
+}
+
+Test(lexer, numbers_keep_their_value_lexeme_and_kind)
+{
+    lex("4 0.2727 1e-3 70e9 75% -2");
+    cr_assert_eq(toks[0].kind, T_NUMBER);
+    cr_assert_eq(toks[0].num, 4);
+    cr_assert(toks[0].integral);
+    cr_assert_float_eq(toks[1].num, 0.2727, 1e-12);
+    cr_assert_not(toks[1].integral);
+    cr_assert_float_eq(toks[2].num, 1e-3, 1e-15);
+    cr_assert_not(toks[2].integral);
+    cr_assert_eq(toks[3].num, 70e9);
+    cr_assert_str_eq(toks[3].str, "70e9");
+    cr_assert_eq(toks[4].num, 75);
+    cr_assert(toks[4].percent);
+    cr_assert_not(toks[4].integral);
+    cr_assert_str_eq(toks[4].str, "75%");
+    cr_assert_eq(toks[5].num, -2);
+    assert_tok(5, T_NUMBER, 1, 24);
+}
+
+Test(lexer, a_range_lexes_as_number_dotdot_number)
+{
+    lex("1..64 0.26..0.29");
+    assert_tok(0, T_NUMBER, 1, 1);
+    assert_tok(1, T_DOTDOT, 1, 2);
+    assert_tok(2, T_NUMBER, 1, 4);
+    cr_assert_eq(toks[2].num, 64);
+    assert_tok(3, T_NUMBER, 1, 7);
+    assert_tok(4, T_DOTDOT, 1, 11);
+    assert_tok(5, T_NUMBER, 1, 13);
+    cr_assert_float_eq(toks[5].num, 0.29, 1e-12);
+}
+
+Test(lexer, a_word_that_starts_with_digits_is_a_name)
+{
+    lex("naive|gpipe|1f1b");
+    assert_tok(4, T_IDENT, 1, 13);
+    cr_assert_str_eq(toks[4].str, "1f1b");
+}
+
+Test(lexer, columns_count_characters_not_bytes)
+{
+    /* 🙂 is 4 bytes, the curly quotes and é 3 and 2: each is one column. */
+    lex("prompt \"Kenapa 🙂 “gelembung” é\" q");
+    assert_tok(1, T_STRING, 1, 8);
+    cr_assert_eq(toks[1].loc.end_col, 31);
+    cr_assert_str_eq(toks[1].str, "Kenapa 🙂 “gelembung” é");
+    assert_tok(2, T_IDENT, 1, 33);
+    cr_assert_eq(toks[2].loc.off, strlen("prompt \"Kenapa 🙂 “gelembung” é\" "));
+}
+
+Test(lexer, a_tab_is_one_column)
+{
+    lex("\tx\t\ty");
+    assert_tok(0, T_IDENT, 1, 2);
+    assert_tok(1, T_IDENT, 1, 5);
+}
+
+Test(lexer, crlf_and_a_lone_cr_end_lines)
+{
+    lex("a\r\nb\rc\n d\r\n\r\ne");
+    assert_tok(0, T_IDENT, 1, 1);
+    assert_tok(1, T_IDENT, 2, 1);
+    assert_tok(2, T_IDENT, 3, 1);
+    assert_tok(3, T_IDENT, 4, 2);
+    assert_tok(4, T_IDENT, 6, 1);
+}
+
+Test(lexer, comments_run_to_the_end_of_the_line)
+{
+    lex("a # a comment with \"quotes\" and { braces\nb #\n#only\nc");
+    assert_tok(0, T_IDENT, 1, 1);
+    assert_tok(1, T_IDENT, 2, 1);
+    assert_tok(2, T_IDENT, 4, 1);
+    assert_tok(3, 0, 4, 2);
+    cr_assert_eq(cap_errors(&cap), 0);
+}
+
+Test(lexer, a_hash_inside_a_string_is_text)
+{
+    lex("\"# not a comment\" x");
+    cr_assert_str_eq(toks[0].str, "# not a comment");
+    assert_tok(1, T_IDENT, 1, 19);
+}
+
+Test(lexer, escapes_are_decoded)
+{
+    lex("\"a\\\"b\\\\c\\nd\\te\\u{1F600}\\u{e9}\"");
+    cr_assert_eq(toks[0].kind, T_STRING);
+    cr_assert_str_eq(toks[0].str, "a\"b\\c\nd\te\xF0\x9F\x98\x80\xC3\xA9");
+    cr_assert_eq(cap_errors(&cap), 0);
+}
+
+Test(lexer, an_unknown_escape_is_reported_at_the_escape)
+{
+    lex("x \"ab\\qc\" y");
+    assert_error(0, 1, 6, "unknown escape '\\q'");
+    cr_assert_str_eq(toks[1].str, "abc");
+    assert_tok(2, T_IDENT, 1, 11);
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(lexer, an_escape_that_is_no_character_is_reported)
+{
+    lex("\"ok \\u{D800} \\u{110000}\"");
+    assert_error(0, 1, 5, "'\\u{D800}' is not a Unicode character");
+    assert_error(1, 1, 14, "'\\u{110000}' is not a Unicode character");
+}
+
+Test(lexer, unterminated_string_is_reported_at_its_opening_quote)
+{
+    lex("title \"Apa “ini”\nnext");
+    assert_error(0, 1, 7, "unterminated string");
+    cr_assert_eq(cap_errors(&cap), 1);
+    assert_tok(1, T_STRING, 1, 7);
+    cr_assert_str_eq(toks[1].str, "Apa “ini”");
+    assert_tok(2, T_IDENT, 2, 1);
+}
+
+Test(lexer, a_string_unterminated_at_the_end_of_the_file_is_reported_at_its_opening)
+{
+    lex("x\n  \"abc");
+    assert_error(0, 2, 3, "unterminated string");
+    assert_tok(1, T_STRING, 2, 3);
+    cr_assert_eq(toks[2].kind, 0);
+}
+
+Test(lexer, triple_quoted_strings_lose_their_common_indentation)
+{
+    lex("  \"\"\"\n      line one\n        indented\n\n      line three\n      \"\"\" x");
+    cr_assert_eq(toks[0].kind, T_STRING);
+    cr_assert_str_eq(toks[0].str, "line one\n  indented\n\nline three");
+    assert_tok(0, T_STRING, 1, 3);
+    cr_assert_eq(toks[0].loc.end_line, 6);
+    cr_assert_eq(toks[0].loc.end_col, 9);
+    assert_tok(1, T_IDENT, 6, 11);
+}
+
+Test(lexer, a_triple_quoted_string_keeps_text_on_its_first_line)
+{
+    lex("\"\"\"First line\n    second\n      third\"\"\"");
+    cr_assert_str_eq(toks[0].str, "First line\nsecond\n  third");
+}
+
+Test(lexer, a_triple_quoted_string_keeps_quotes_backslashes_and_crlf_becomes_newline)
+{
+    lex("\"\"\"\r\n  say \"hi\" \\n\r\n  done\r\n  \"\"\"");
+    cr_assert_str_eq(toks[0].str, "say \"hi\" \\n\ndone");
+    cr_assert_eq(cap_errors(&cap), 0);
+}
+
+Test(lexer, an_unterminated_triple_quoted_string_is_reported_at_its_opening)
+{
+    lex("a\nb \"\"\"\n text\n");
+    assert_error(0, 2, 3, "unterminated \"\"\" string");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(lexer, invalid_utf8_is_reported_at_its_line_and_column)
+{
+    lex("ok\n  \"é\" x\xC3(y");
+    assert_error(0, 2, 8, "invalid UTF-8 byte 0xC3");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(lexer, invalid_utf8_in_a_string_is_reported_and_replaced)
+{
+    lex("\"añ\xFF\xFEz\" q");
+    assert_error(0, 1, 4, "invalid UTF-8 byte 0xFF");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_str_eq(toks[0].str, "añ\xEF\xBF\xBD\xEF\xBF\xBDz");
+    /* Each bad byte counts as one column, as the caret line shows it. */
+    assert_tok(1, T_IDENT, 1, 9);
+}
+
+Test(lexer, invalid_utf8_in_a_comment_is_reported)
+{
+    lex("# fine “quote”\n# bad \xE2\x80 here\nx");
+    assert_error(0, 2, 7, "invalid UTF-8 byte 0xE2");
+    assert_tok(0, T_IDENT, 3, 1);
+}
+
+Test(lexer, surrogates_and_overlong_forms_are_not_utf8)
+{
+    lex("\"\xED\xA0\x80\" \"\xC0\xAF\"");
+    assert_error(0, 1, 2, "invalid UTF-8 byte 0xED");
+    assert_error(1, 1, 8, "invalid UTF-8 byte 0xC0");
+}
+
+Test(lexer, a_nul_byte_is_reported_where_it_stands)
+{
+    lex_n("ab\0cd \"x\0y\"", 11);
+    assert_error(0, 1, 3, "NUL byte");
+    assert_error(1, 1, 9, "NUL byte");
+    assert_tok(0, T_IDENT, 1, 1);
+    assert_tok(1, T_IDENT, 1, 4);
+    cr_assert_str_eq(toks[2].str, "xy");
+}
+
+Test(lexer, a_stray_character_is_reported_and_skipped)
+{
+    lex("a @ b ; “c”");
+    assert_error(0, 1, 3, "unexpected character '@'");
+    assert_error(1, 1, 7, "unexpected character ';'");
+    assert_error(2, 1, 9, "straight quotes");
+    assert_tok(1, T_IDENT, 1, 5);
+    assert_tok(2, T_IDENT, 1, 10);
+}
+
+Test(lexer, a_keyword_before_a_colon_in_a_language_block_is_a_tag)
+{
+    lex("prompt { in: \"x\" }");
+    assert_tok(2, T_IDENT, 1, 10);
+    cr_assert_str_eq(toks[2].str, "in");
+}
+
+Test(lexer, an_open_brace_at_the_end_of_the_file_is_closed_after_reporting_it)
+{
+    lex("quiz x {\n  title \"t\"\n");
+    assert_error(0, 1, 8, "unclosed '{' of quiz 'x'");
+    const struct rec *note = cap_find(&cap, "the file ended here");
+    cr_assert_not_null(note);
+    cr_assert_eq(note->level, DIAG_NOTE);
+    cr_assert_eq(note->line, 2);
+    cr_assert_eq(note->col, 12);
+    cr_assert_eq(toks[5].kind, '}');
+    cr_assert_eq(toks[6].kind, 0);
+}

@@ -1,0 +1,715 @@
+/*
+ * test_parser.c — every construct of the language into the tree, and every
+ * parse error at its exact line and column, with recovery so that
+ * independent errors are all reported.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "capture.h"
+
+static struct capture cap;
+static struct ast_file *file;
+
+static void setup(void) { cap_init(&cap); file = NULL; }
+static void teardown(void) { ast_file_free(file); cap_fini(&cap); }
+
+TestSuite(parser, .init = setup, .fini = teardown);
+
+static void parse(const char *text) { file = cap_parse(&cap, text); }
+
+static void parse_ok(const char *text)
+{
+    parse(text);
+    cr_assert_eq(cap_errors(&cap), 0, "unexpected error: %s at %d:%d", cap.n ? cap.recs[0].msg : "",
+                 cap.n ? cap.recs[0].line : 0, cap.n ? cap.recs[0].col : 0);
+}
+
+static struct ast_question *question(size_t i)
+{
+    cr_assert_lt(i, file->items.n);
+    cr_assert_not_null(file->items.items[i].question);
+    return file->items.items[i].question;
+}
+
+static void assert_error(int i, int line, int col, const char *msg)
+{
+    const struct rec *r = cap_error(&cap, i);
+    cr_assert_not_null(r, "no error %d (of %d)", i, cap_errors(&cap));
+    cr_assert(strstr(r->msg, msg), "error %d '%s' does not say '%s'", i, r->msg, msg);
+    cr_assert_eq(r->line, line, "error '%s' at line %d, expected %d", r->msg, r->line, line);
+    cr_assert_eq(r->col, col, "error '%s' at col %d, expected %d", r->msg, r->col, col);
+}
+
+static void assert_note(const char *msg, int line, int col)
+{
+    const struct rec *r = cap_find(&cap, msg);
+    cr_assert_not_null(r, "no note '%s'", msg);
+    cr_assert_eq(r->level, DIAG_NOTE);
+    cr_assert_eq(r->line, line, "note '%s' at line %d, expected %d", r->msg, r->line, line);
+    cr_assert_eq(r->col, col, "note '%s' at col %d, expected %d", r->msg, r->col, col);
+}
+
+/* ---- Constructs ---------------------------------------------------------- */
+
+Test(parser, a_quiz_takes_every_header_statement)
+{
+    parse_ok("quiz paralelisme {\n"
+             "    title \"Kuis\"\n"
+             "    languages id, en\n"
+             "    intro \"Halo\"\n"
+             "    feedback on-submit\n"
+             "    shuffle all\n"
+             "    passing 75%\n"
+             "}\n");
+    const struct ast_quiz *q = file->quiz;
+    cr_assert_not_null(q);
+    cr_assert_str_eq(q->id, "paralelisme");
+    cr_assert_eq(q->id_loc.line, 1);
+    cr_assert_eq(q->id_loc.col, 6);
+    cr_assert_str_eq(ast_text_get(q->title, NULL)->raw, "Kuis");
+    cr_assert_eq(q->langs.n, 2);
+    cr_assert_str_eq(q->langs.items[0].tag, "id");
+    cr_assert_str_eq(q->langs.items[1].tag, "en");
+    cr_assert_eq(q->langs.items[1].loc.col, 19);
+    cr_assert_str_eq(ast_text_get(q->intro, NULL)->raw, "Halo");
+    cr_assert_eq(q->feedback, FEEDBACK_ON_SUBMIT);
+    cr_assert_eq(q->shuffle, SHUFFLE_ALL);
+    cr_assert(q->has_passing);
+    cr_assert_eq(q->passing, 75);
+    cr_assert_eq(q->passing_loc.line, 7);
+    cr_assert_eq(q->passing_loc.col, 13);
+    cr_assert_null(file->lab);
+}
+
+Test(parser, header_defaults_apply_when_not_given)
+{
+    parse_ok("quiz q { title \"t\" shuffle choices feedback never }");
+    cr_assert_eq(file->quiz->passing, 80);
+    cr_assert_not(file->quiz->has_passing);
+    cr_assert_eq(file->quiz->shuffle, SHUFFLE_CHOICES);
+    cr_assert_eq(file->quiz->feedback, FEEDBACK_NEVER);
+    cr_assert_eq(file->quiz->langs.n, 0);
+}
+
+Test(parser, a_language_block_holds_one_string_per_tag)
+{
+    parse_ok("quiz q {\n"
+             "  title {\n"
+             "    id: \"Apa yang dimaksud dengan “gelembung”?\"\n"
+             "    en: \"What is the bubble?\"\n"
+             "  }\n"
+             "}\n");
+    const struct ast_text *t = file->quiz->title;
+    cr_assert_not(t->neutral);
+    cr_assert_eq(t->trs.n, 2);
+    cr_assert_str_eq(t->trs.items[0].lang, "id");
+    cr_assert_str_eq(t->trs.items[0].raw, "Apa yang dimaksud dengan “gelembung”?");
+    cr_assert_eq(t->trs.items[0].loc.line, 3);
+    cr_assert_eq(t->trs.items[0].loc.col, 5);
+    cr_assert_eq(t->trs.items[0].loc.end_col, 47);
+    cr_assert_str_eq(ast_text_get(t, "en")->raw, "What is the bubble?");
+    cr_assert_str_eq(ast_text_get(t, "fr")->raw, t->trs.items[0].raw);
+    cr_assert_eq(t->loc.line, 2);
+    cr_assert_eq(t->loc.col, 9);
+    cr_assert_eq(t->loc.end_line, 5);
+}
+
+Test(parser, a_single_string_is_language_neutral_text_parsed_as_markdown)
+{
+    parse_ok("quiz q { title \"The *bubble* in `gpipe`\" }");
+    const struct ast_text *t = file->quiz->title;
+    cr_assert(t->neutral);
+    cr_assert_eq(t->trs.n, 1);
+    cr_assert_null(t->trs.items[0].lang);
+    cr_assert_eq(t->trs.items[0].doc.blocks.n, 1);
+    cr_assert_eq(t->trs.items[0].doc.blocks.items[0].spans.n, 4);
+    cr_assert_eq(t->trs.items[0].doc.blocks.items[0].spans.items[1].kind, MD_EM);
+    cr_assert_eq(t->trs.items[0].doc.blocks.items[0].spans.items[3].kind, MD_CODE);
+}
+
+Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
+{
+    parse_ok("quiz q {\n"
+             "  single q3 {\n"
+             "    prompt \"p\"\n"
+             "    wrong \"a\"\n"
+             "    wrong \"b\" because \"why not b\"\n"
+             "    correct \"c\"\n"
+             "    explain \"e\"\n"
+             "    points 2.5\n"
+             "  }\n"
+             "  multiple q9 { prompt \"p\" correct \"x\" correct \"y\" because \"z\" wrong \"w\" }\n"
+             "}\n");
+    cr_assert_eq(file->items.n, 2);
+    struct ast_question *q = question(0);
+    cr_assert_eq(q->kind, Q_SINGLE);
+    cr_assert_str_eq(q->id, "q3");
+    cr_assert_eq(q->loc.line, 2);
+    cr_assert_eq(q->loc.col, 3);
+    cr_assert_eq(q->choices.n, 3);
+    cr_assert_not(q->choices.items[0].correct);
+    cr_assert_null(q->choices.items[0].because);
+    cr_assert_str_eq(ast_text_get(q->choices.items[1].because, NULL)->raw, "why not b");
+    cr_assert(q->choices.items[2].correct);
+    cr_assert_eq(q->choices.items[2].loc.line, 6);
+    cr_assert_eq(q->choices.items[2].loc.col, 5);
+    cr_assert_str_eq(ast_text_get(q->explain, NULL)->raw, "e");
+    cr_assert_eq(q->points, 2.5);
+    struct ast_question *m = question(1);
+    cr_assert_eq(m->kind, Q_MULTIPLE);
+    cr_assert_eq(m->points, 1);
+    cr_assert_eq(m->choices.n, 3);
+    cr_assert(m->choices.items[0].correct && m->choices.items[1].correct);
+    cr_assert_not_null(m->choices.items[1].because);
+}
+
+Test(parser, truefalse_takes_true_or_false)
+{
+    parse_ok("truefalse q10 { prompt \"p\" answer true explain \"e\" }\n"
+             "truefalse q11 { prompt \"p\" answer false }\n");
+    cr_assert(question(0)->has_answer);
+    cr_assert(question(0)->tf_answer);
+    cr_assert_eq(question(0)->answer_loc.col, 28);
+    cr_assert(question(1)->has_answer);
+    cr_assert_not(question(1)->tf_answer);
+    cr_assert_null(file->quiz);
+}
+
+Test(parser, numeric_answers_are_exact_within_a_tolerance_or_a_range)
+{
+    parse_ok("numeric a { prompt \"p\" answer 0.2727 within 0.01 unit \"fraction\" }\n"
+             "numeric b { prompt \"p\" answer 0.26..0.29 }\n"
+             "numeric c { prompt \"p\" answer 42 }\n"
+             "numeric d { prompt \"p\" answer -1.5e3 }\n");
+    struct ast_question *a = question(0), *b = question(1), *c = question(2), *d = question(3);
+    cr_assert_eq(a->numeric.kind, NUM_TOLERANCE);
+    cr_assert_float_eq(a->numeric.value.num, 0.2727, 1e-12);
+    cr_assert_float_eq(a->numeric.tolerance.num, 0.01, 1e-12);
+    cr_assert_eq(a->numeric.tolerance.loc.col, 45);
+    cr_assert_str_eq(ast_text_get(a->unit, NULL)->raw, "fraction");
+    cr_assert_eq(b->numeric.kind, NUM_RANGE);
+    cr_assert_float_eq(b->numeric.lo.num, 0.26, 1e-12);
+    cr_assert_float_eq(b->numeric.hi.num, 0.29, 1e-12);
+    cr_assert_eq(c->numeric.kind, NUM_EXACT);
+    cr_assert_eq(c->numeric.value.num, 42);
+    cr_assert(c->numeric.value.integral);
+    cr_assert(c->has_answer);
+    cr_assert_eq(d->numeric.value.num, -1500);
+}
+
+Test(parser, a_text_question_accepts_a_list_of_strings)
+{
+    parse_ok("text q12 { prompt \"p\" accept \"NVLink\", \"nvlink 4\" ,\"NV link\" }");
+    struct ast_question *q = question(0);
+    cr_assert_eq(q->kind, Q_TEXT);
+    cr_assert_eq(q->accept.n, 3);
+    cr_assert_str_eq(q->accept.items[1].raw, "nvlink 4");
+    cr_assert_null(q->accept.items[1].lang);
+    cr_assert_eq(q->accept.items[1].loc.col, 40);
+}
+
+Test(parser, a_lab_reference_takes_arguments_and_expectations)
+{
+    parse_ok("numeric q {\n"
+             "  prompt \"p\" answer 0.75 within 0.01\n"
+             "  lab bubble (stages = 4, microbatches = 1)\n"
+             "    expect bubble_fraction > 0.7\n"
+             "  lab bubble (stages = 4, microbatches = 16, schedule = gpipe, check = true, label = \"x\")\n"
+             "    expect bubble_fraction < 0.2\n"
+             "    expect step_ms <= 10\n"
+             "    expect a >= 1  expect b == 2\n"
+             "    expect bubble_fraction within 0.03 of answer\n"
+             "    expect bubble_fraction within 5% of 0.5\n"
+             "  lab plain\n"
+             "  snippet bubble:gpipe-schedule\n"
+             "}\n");
+    struct ast_question *q = question(0);
+    cr_assert_eq(q->labs.n, 3);
+    struct ast_labref *r = &q->labs.items[0];
+    cr_assert_str_eq(r->name, "bubble");
+    cr_assert_eq(r->name_loc.line, 3);
+    cr_assert_eq(r->name_loc.col, 7);
+    cr_assert_eq(r->args.n, 2);
+    cr_assert_str_eq(r->args.items[1].name, "microbatches");
+    cr_assert_eq(r->args.items[1].loc.col, 27);
+    cr_assert_eq(r->args.items[1].value.kind, VAL_NUMBER);
+    cr_assert_eq(r->expects.n, 1);
+    cr_assert_eq(r->expects.items[0].op, CMP_GT);
+    cr_assert_float_eq(r->expects.items[0].value.num, 0.7, 1e-12);
+    cr_assert_eq(r->expects.items[0].metric_loc.line, 4);
+    cr_assert_eq(r->expects.items[0].metric_loc.col, 12);
+
+    r = &q->labs.items[1];
+    cr_assert_eq(r->args.n, 5);
+    cr_assert_eq(r->args.items[2].value.kind, VAL_IDENT);
+    cr_assert_str_eq(r->args.items[2].value.str, "gpipe");
+    cr_assert_eq(r->args.items[3].value.kind, VAL_BOOL);
+    cr_assert(r->args.items[3].value.boolean);
+    cr_assert_eq(r->args.items[4].value.kind, VAL_STRING);
+    cr_assert_eq(r->expects.n, 6);
+    enum ast_cmp ops[] = { CMP_LT, CMP_LE, CMP_GE, CMP_EQ, CMP_WITHIN, CMP_WITHIN };
+    for (int i = 0; i < 6; i++) cr_assert_eq(r->expects.items[i].op, ops[i], "expect %d", i);
+    cr_assert(r->expects.items[4].of_answer);
+    cr_assert_float_eq(r->expects.items[4].tolerance.num, 0.03, 1e-12);
+    cr_assert_not(r->expects.items[5].of_answer);
+    cr_assert(r->expects.items[5].tolerance.percent);
+    cr_assert_float_eq(r->expects.items[5].value.num, 0.5, 1e-12);
+    cr_assert_eq(r->expects.items[4].loc.line, 9);
+    cr_assert_eq(r->expects.items[4].loc.col, 5);
+    cr_assert_eq(r->expects.items[4].loc.end_col, 48);
+
+    cr_assert_eq(q->labs.items[2].args.n, 0);
+    cr_assert_eq(q->snippets.n, 1);
+    cr_assert_str_eq(q->snippets.items[0].lab, "bubble");
+    cr_assert_str_eq(q->snippets.items[0].region, "gpipe-schedule");
+    cr_assert_eq(q->snippets.items[0].loc.line, 12);
+    cr_assert_eq(q->snippets.items[0].loc.col, 3);
+}
+
+Test(parser, keywords_serve_as_names_where_a_name_is_expected)
+{
+    parse_ok("quiz text {\n"
+             "  languages id, in\n"
+             "  text text { prompt \"p\" accept \"a\" lab lab (mode = text, of = in) expect quiz < 1 }\n"
+             "  single prompt { prompt { in: \"x\" } correct \"a\" wrong \"b\" snippet text:answer }\n"
+             "}\n");
+    cr_assert_str_eq(file->quiz->id, "text");
+    cr_assert_str_eq(file->quiz->langs.items[1].tag, "in");
+    struct ast_question *q = question(0);
+    cr_assert_str_eq(q->id, "text");
+    cr_assert_str_eq(q->labs.items[0].name, "lab");
+    cr_assert_str_eq(q->labs.items[0].args.items[0].value.str, "text");
+    cr_assert_str_eq(q->labs.items[0].args.items[1].name, "of");
+    cr_assert_str_eq(q->labs.items[0].expects.items[0].metric, "quiz");
+    struct ast_question *s = question(1);
+    cr_assert_str_eq(s->id, "prompt");
+    cr_assert_str_eq(s->prompt->trs.items[0].lang, "in");
+    cr_assert_str_eq(s->snippets.items[0].region, "answer");
+}
+
+Test(parser, includes_and_questions_keep_source_order)
+{
+    parse_ok("quiz q {\n"
+             "  single a { prompt \"p\" correct \"x\" wrong \"y\" }\n"
+             "  include \"more.qz\"\n"
+             "  title \"late title\"\n"
+             "  truefalse b { prompt \"p\" answer true }\n"
+             "}\n");
+    cr_assert_eq(file->items.n, 3);
+    cr_assert_not_null(file->items.items[0].question);
+    cr_assert_not_null(file->items.items[1].include);
+    cr_assert_str_eq(file->items.items[1].include->path, "more.qz");
+    cr_assert_eq(file->items.items[1].include->loc.line, 3);
+    cr_assert_eq(file->items.items[1].include->loc.col, 3);
+    cr_assert_null(file->items.items[1].include->file);
+    cr_assert_str_eq(question(2)->id, "b");
+    cr_assert_not_null(file->quiz->title);
+}
+
+Test(parser, a_file_of_questions_and_includes_needs_no_quiz)
+{
+    parse_ok("# included\nsingle a { prompt \"p\" correct \"x\" wrong \"y\" }\ninclude \"c.qz\"\n");
+    cr_assert_null(file->quiz);
+    cr_assert_eq(file->items.n, 2);
+}
+
+Test(parser, a_lab_manifest_gives_each_parameter_its_type)
+{
+    parse_ok("lab bubble {\n"
+             "    title \"Pipeline bubble\"\n"
+             "    summary \"\"\"\n"
+             "        Idle time.\n"
+             "        \"\"\"\n"
+             "    param stages       = 4     in 1..64             \"pipeline stages, one rank each\"\n"
+             "    param microbatches = 1     in 1..4096\n"
+             "    param schedule     = gpipe in naive|gpipe|1f1b  \"pipeline schedule\"\n"
+             "    param ratio        = 0.5   in 0..1\n"
+             "    param scale        = 2     in 0.5..8\n"
+             "    param verbose      = false \"print more\"\n"
+             "    param label        = \"run\"\n"
+             "    param seed         = 42\n"
+             "    param lr           = 1e-3\n"
+             "    metric bubble_fraction \"share of stage time spent idle\"\n"
+             "    metric step_ms         \"wall time of one training step\" unit \"ms\"\n"
+             "    metric count\n"
+             "}\n");
+    const struct ast_labdef *l = file->lab;
+    cr_assert_not_null(l);
+    cr_assert_null(file->quiz);
+    cr_assert_str_eq(l->name, "bubble");
+    cr_assert_str_eq(ast_text_get(l->title, NULL)->raw, "Pipeline bubble");
+    cr_assert_str_eq(ast_text_get(l->summary, NULL)->raw, "Idle time.");
+    cr_assert_eq(l->params.n, 9);
+    const struct ast_param *p = l->params.items;
+    cr_assert_eq(p[0].type, PARAM_INT);
+    cr_assert_eq(p[0].lo, 1);
+    cr_assert_eq(p[0].hi, 64);
+    cr_assert_eq(p[0].def.num, 4);
+    cr_assert_str_eq(p[0].help, "pipeline stages, one rank each");
+    cr_assert_eq(p[0].loc.line, 6);
+    cr_assert_eq(p[0].loc.col, 11);
+    cr_assert_null(p[1].help);
+    cr_assert_eq(p[2].type, PARAM_ENUM);
+    cr_assert_eq(p[2].choices.n, 3);
+    cr_assert_str_eq(p[2].choices.items[2], "1f1b");
+    cr_assert_str_eq(p[2].def.str, "gpipe");
+    cr_assert_eq(p[3].type, PARAM_REAL);
+    cr_assert_eq(p[4].type, PARAM_REAL);
+    cr_assert_eq(p[5].type, PARAM_BOOL);
+    cr_assert_not(p[5].def.boolean);
+    cr_assert_str_eq(p[5].help, "print more");
+    cr_assert_eq(p[6].type, PARAM_STRING);
+    cr_assert_str_eq(p[6].def.str, "run");
+    cr_assert_eq(p[7].type, PARAM_INT);
+    cr_assert(isinf(p[7].lo) && p[7].lo < 0 && isinf(p[7].hi));
+    cr_assert_eq(p[8].type, PARAM_REAL);
+    cr_assert_eq(l->metrics.n, 3);
+    cr_assert_str_eq(l->metrics.items[0].help, "share of stage time spent idle");
+    cr_assert_null(l->metrics.items[0].unit);
+    cr_assert_str_eq(l->metrics.items[1].unit, "ms");
+    cr_assert_null(l->metrics.items[2].help);
+    cr_assert_eq(l->metrics.items[2].loc.line, 17);
+    cr_assert_eq(l->metrics.items[2].loc.col, 12);
+}
+
+Test(parser, a_byte_order_mark_is_skipped_and_columns_start_after_it)
+{
+    parse_ok("\xEF\xBB\xBFquiz q {\r\n  title \"t\"\r\n}\r\n");
+    cr_assert_eq(file->quiz->loc.line, 1);
+    cr_assert_eq(file->quiz->loc.col, 1);
+    cr_assert_eq(file->quiz->loc.off, 3);
+    cr_assert_eq(file->quiz->title->loc.line, 2);
+    cr_assert_eq(file->quiz->title->loc.col, 9);
+}
+
+Test(parser, an_empty_file_is_an_empty_tree)
+{
+    parse_ok("  # nothing here\n");
+    cr_assert_null(file->quiz);
+    cr_assert_null(file->lab);
+    cr_assert_eq(file->items.n, 0);
+}
+
+/* ---- Errors -------------------------------------------------------------- */
+
+Test(parser, an_unknown_statement_gets_a_did_you_mean_for_a_near_miss)
+{
+    parse("quiz q {\n"
+          "  single q1 {\n"
+          "    promt \"What?\"\n"
+          "    correct \"a\"\n"
+          "  }\n"
+          "}\n");
+    assert_error(0, 3, 5, "unknown statement 'promt' in single question 'q1'; did you mean 'prompt'?");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(question(0)->choices.n, 1);
+}
+
+Test(parser, an_unknown_statement_suggests_only_statements_of_its_block)
+{
+    parse("quiz q {\n  titel \"x\"\n  numeric n { prompt \"p\" anwser 4 unti \"kg\" }\n  bogus 1\n}\n");
+    assert_error(0, 2, 3, "unknown statement 'titel' in quiz 'q'; did you mean 'title'?");
+    assert_error(1, 3, 26, "unknown statement 'anwser' in numeric question 'n'; did you mean 'answer'?");
+    assert_error(2, 3, 35, "unknown statement 'unti' in numeric question 'n'; did you mean 'unit'?");
+    assert_error(3, 4, 3, "unknown statement 'bogus' in quiz 'q'");
+    cr_assert_null(strstr(cap_error(&cap, 3)->msg, "did you mean"));
+    cr_assert_eq(cap_errors(&cap), 4);
+}
+
+Test(parser, an_unknown_word_at_the_top_of_a_file_is_reported)
+{
+    parse("qiuz q { }\n");
+    assert_error(0, 1, 1, "unknown statement 'qiuz' in this file; did you mean 'quiz'?");
+}
+
+Test(parser, a_keyword_out_of_place_is_named_with_its_block)
+{
+    parse("quiz q {\n  single a { prompt \"p\" title \"t\" correct \"x\" }\n}\n");
+    assert_error(0, 2, 25, "'title' cannot appear in single question 'a'");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(parser, a_statement_the_question_kind_does_not_take_names_the_kind)
+{
+    parse("quiz q {\n"
+          "  single s { prompt \"p\" accept \"x\" answer 4 unit \"u\" }\n"
+          "  text t { prompt \"p\" wrong \"a\" correct \"b\" }\n"
+          "  truefalse tf { prompt \"p\" answer 1 }\n"
+          "  numeric n { prompt \"p\" answer true }\n"
+          "}\n");
+    assert_error(0, 2, 25, "'accept' cannot appear in single question 's'");
+    assert_error(1, 2, 36, "'answer' cannot appear in single question 's'");
+    assert_error(2, 2, 45, "'unit' cannot appear in single question 's'");
+    assert_error(3, 3, 23, "'wrong' cannot appear in text question 't'");
+    assert_error(4, 3, 33, "'correct' cannot appear in text question 't'");
+    assert_error(5, 4, 36, "a truefalse answer is true or false, not a number");
+    assert_error(6, 5, 33, "a numeric answer is a number");
+    cr_assert_eq(cap_errors(&cap), 7);
+    cr_assert_eq(question(0)->accept.n, 0);
+    cr_assert_eq(question(1)->choices.n, 0);
+}
+
+Test(parser, a_truefalse_answer_must_be_true_or_false)
+{
+    parse("truefalse t { prompt \"p\" answer yes }");
+    assert_error(0, 1, 33, "a truefalse answer is true or false, not 'yes'");
+}
+
+Test(parser, a_repeated_header_is_reported_at_the_second_with_a_note_at_the_first)
+{
+    parse("quiz q {\n"
+          "  title \"a\"\n"
+          "  passing 50%\n"
+          "  languages en\n"
+          "  title \"b\"\n"
+          "  passing 60%\n"
+          "  languages id\n"
+          "  feedback never feedback never\n"
+          "  shuffle all intro \"i\" intro \"j\" shuffle none\n"
+          "}\n");
+    assert_error(0, 5, 3, "'title' is given twice in quiz 'q'");
+    assert_note("the first 'title' is here", 2, 3);
+    assert_error(1, 6, 3, "'passing' is given twice");
+    assert_error(2, 7, 3, "'languages' is given twice");
+    assert_error(3, 8, 18, "'feedback' is given twice");
+    assert_error(4, 9, 25, "'intro' is given twice");
+    assert_error(5, 9, 35, "'shuffle' is given twice");
+    cr_assert_eq(cap_errors(&cap), 6);
+    cr_assert_str_eq(ast_text_get(file->quiz->title, NULL)->raw, "a");
+    cr_assert_eq(file->quiz->passing, 50);
+    cr_assert_eq(file->quiz->langs.n, 1);
+    cr_assert_str_eq(file->quiz->langs.items[0].tag, "en");
+}
+
+Test(parser, a_repeated_question_statement_is_reported_with_its_first)
+{
+    parse("numeric n {\n"
+          "  prompt \"p\" explain \"e\" points 2 answer 1 unit \"u\"\n"
+          "  prompt \"q\" explain \"f\" points 3 answer 2 unit \"v\"\n"
+          "}\n");
+    assert_error(0, 3, 3, "'prompt' is given twice in numeric question 'n'");
+    assert_error(1, 3, 14, "'explain' is given twice");
+    assert_error(2, 3, 26, "'points' is given twice");
+    assert_error(3, 3, 35, "'answer' is given twice");
+    assert_error(4, 3, 44, "'unit' is given twice");
+    assert_note("the first 'unit' is here", 2, 44);
+    cr_assert_eq(cap_errors(&cap), 5);
+    cr_assert_eq(question(0)->points, 2);
+    cr_assert_eq(question(0)->numeric.value.num, 1);
+}
+
+Test(parser, an_unclosed_block_is_reported_where_it_opened_with_a_note_at_the_end)
+{
+    parse("quiz q {\n"
+          "  single q3 {\n"
+          "    prompt \"p\"\n"
+          "    correct \"a\"\n");
+    assert_error(0, 2, 13, "unclosed '{' of single question 'q3'");
+    assert_note("the file ended here", 4, 16);
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(question(0)->choices.n, 1);
+}
+
+Test(parser, an_unclosed_question_before_the_next_one_is_closed_there)
+{
+    parse("quiz q {\n"
+          "  single q1 {\n"
+          "    prompt \"p\"\n"
+          "  single q2 { prompt \"r\" }\n"
+          "}\n");
+    assert_error(0, 2, 13, "unclosed '{' of single question 'q1'");
+    assert_note("the next question starts here", 4, 3);
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(file->items.n, 2);
+    cr_assert_str_eq(question(1)->id, "q2");
+    cr_assert_not_null(question(1)->prompt);
+}
+
+Test(parser, an_unclosed_language_block_is_reported_where_it_opened)
+{
+    parse("single s {\n"
+          "  prompt { en: \"p\"\n"
+          "  correct \"a\"\n"
+          "}\n");
+    assert_error(0, 2, 10, "unclosed '{' of language block");
+    assert_note("expected '}' before 'correct'", 3, 3);
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(question(0)->choices.n, 1);
+}
+
+Test(parser, an_unclosed_quiz_is_reported_at_its_brace)
+{
+    parse("quiz paralelisme {\n  title \"t\"\n\n");
+    assert_error(0, 1, 18, "unclosed '{' of quiz 'paralelisme'");
+    assert_note("the file ended here", 2, 12);
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(parser, an_unknown_header_value_gets_a_suggestion)
+{
+    parse("quiz q {\n  feedback immedate\n  shuffle choice\n  feedback\n}\n");
+    assert_error(0, 2, 12, "unknown feedback 'immedate'; did you mean 'immediate'?");
+    assert_error(1, 3, 11, "unknown shuffle 'choice'; did you mean 'choices'?");
+    cr_assert_eq(cap_errors(&cap), 3);
+}
+
+Test(parser, an_unknown_header_value_far_from_any_lists_the_choices)
+{
+    parse("quiz q { shuffle sometimes }");
+    assert_error(0, 1, 18, "unknown shuffle 'sometimes' (one of none, choices, questions, all)");
+}
+
+Test(parser, a_value_of_the_wrong_kind_names_what_was_expected)
+{
+    parse("quiz q {\n  passing \"high\"\n  single a { points many }\n}\n");
+    assert_error(0, 2, 11, "expected a number, found a string");
+    assert_error(1, 3, 21, "expected a number, found 'many'");
+    cr_assert_eq(cap_errors(&cap), 2);
+}
+
+Test(parser, a_string_where_a_statement_should_start_is_reported)
+{
+    parse("single a { prompt \"p\" \"stray\" correct \"x\" }");
+    assert_error(0, 1, 23, "expected a statement in single question 'a', found a string");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(question(0)->choices.n, 1);
+}
+
+Test(parser, a_missing_colon_in_a_language_block_recovers_inside_the_block)
+{
+    parse("single a {\n  prompt { id \"x\" en: \"y\" }\n  correct \"c\"\n}\n");
+    assert_error(0, 2, 15, "expected ':', found a string");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(question(0)->prompt->trs.n, 1);
+    cr_assert_str_eq(question(0)->prompt->trs.items[0].lang, "en");
+    cr_assert_eq(question(0)->choices.n, 1);
+}
+
+Test(parser, an_empty_language_block_is_reported)
+{
+    parse("single a { prompt { } }");
+    assert_error(0, 1, 19, "an empty language block");
+}
+
+Test(parser, expect_without_a_lab_is_reported)
+{
+    parse("numeric n { prompt \"p\" expect x > 1 }");
+    assert_error(0, 1, 24, "'expect' must follow a 'lab' in the same question");
+}
+
+Test(parser, a_lab_argument_given_twice_is_reported)
+{
+    parse("single s { lab bubble (stages = 2, stages = 4) }");
+    assert_error(0, 1, 36, "parameter 'stages' is given twice to lab 'bubble'");
+    assert_note("the first 'stages' is here", 1, 24);
+}
+
+Test(parser, three_independent_errors_are_all_reported)
+{
+    parse("quiz q {\n"
+          "  title \"t\"\n"
+          "  single q1 {\n"
+          "    promt \"x\"\n"
+          "    correct \"a\"\n"
+          "  }\n"
+          "  numeric q2 { prompt \"n\" answer 1 accept \"x\" }\n"
+          "  shuffle sometimes\n"
+          "  text q3 { prompt \"t\" accept \"a\" }\n"
+          "}\n");
+    cr_assert_eq(cap_errors(&cap), 3);
+    assert_error(0, 4, 5, "unknown statement 'promt'");
+    assert_error(1, 7, 36, "'accept' cannot appear in numeric question 'q2'");
+    assert_error(2, 8, 11, "unknown shuffle 'sometimes'");
+    cr_assert_eq(file->items.n, 3);
+    cr_assert_eq(question(2)->accept.n, 1);
+}
+
+Test(parser, syntax_errors_in_separate_questions_are_each_reported)
+{
+    parse("single a { prompt 4 correct \"x\" }\n"
+          "single b { prompt \"p\" correct }\n"
+          "single c { prompt \"p\" wrong \"w\" because }\n"
+          "single d { prompt \"p\" }\n");
+    cr_assert_eq(cap_errors(&cap), 3);
+    assert_error(0, 1, 19, "expected a string or '{', found number 4");
+    assert_error(1, 2, 31, "expected a string or '{', found '}'");
+    assert_error(2, 3, 41, "found '}'");
+    cr_assert_eq(file->items.n, 4);
+    cr_assert_not_null(question(3)->prompt);
+}
+
+Test(parser, two_quizzes_in_a_file_are_reported)
+{
+    parse("quiz a { title \"t\" }\nquiz b { title \"u\" }\n");
+    assert_error(0, 2, 1, "a file holds one quiz; this is a second");
+    assert_note("the first quiz is here", 1, 1);
+    cr_assert_str_eq(file->quiz->id, "a");
+}
+
+Test(parser, a_question_outside_the_quiz_block_is_reported)
+{
+    parse("quiz a { title \"t\" }\nsingle x { prompt \"p\" }\n");
+    assert_error(0, 2, 1, "this question stands outside the quiz block");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(parser, a_quiz_and_a_lab_manifest_cannot_share_a_file)
+{
+    parse("lab l { title \"t\" }\nquiz a { title \"t\" }\n");
+    assert_error(0, 2, 1, "a quiz cannot share a file with a lab manifest");
+}
+
+Test(parser, a_lab_parameter_default_outside_its_range_is_reported)
+{
+    parse("lab l {\n"
+          "  title \"t\"\n"
+          "  param stages = 100 in 1..64\n"
+          "  param ratio = 0.5 in 1..0\n"
+          "  param schedule = zigzag in naive|gpipe\n"
+          "  param mode = fast\n"
+          "  param n = 3 in a|b\n"
+          "  param k = \"x\" in 1..2\n"
+          "}\n");
+    assert_error(0, 3, 18, "default 100 of parameter 'stages' is outside its range 1..64");
+    assert_error(1, 4, 24, "range 1..0 of parameter 'ratio' is empty");
+    assert_error(2, 5, 20, "default 'zigzag' of parameter 'schedule' is not one of naive|gpipe");
+    assert_error(3, 6, 16, "parameter 'mode' has the word 'fast' as default but no choices");
+    assert_error(4, 7, 13, "parameter 'n' lists its choices, so its default must be one of them");
+    assert_error(5, 8, 13, "parameter 'k' has a range, so its default must be a number");
+    cr_assert_eq(cap_errors(&cap), 6);
+}
+
+Test(parser, a_lab_manifest_reports_repeats_and_a_missing_title)
+{
+    parse("lab l {\n"
+          "  summary \"s\" summary \"t\"\n"
+          "  param a = 1\n"
+          "  param a = 2\n"
+          "  metric m\n"
+          "  metric m \"again\"\n"
+          "  param e = x in x|y|x\n"
+          "}\n");
+    assert_error(0, 2, 15, "'summary' is given twice in lab 'l'");
+    assert_error(1, 4, 9, "parameter 'a' is declared twice in lab 'l'");
+    assert_error(2, 6, 10, "metric 'm' is declared twice in lab 'l'");
+    assert_error(3, 7, 22, "choice 'x' is listed twice for parameter 'e'");
+    assert_error(4, 1, 5, "lab 'l' has no title");
+    cr_assert_eq(cap_errors(&cap), 5);
+}
+
+Test(parser, an_unknown_statement_in_a_lab_manifest_gets_a_suggestion)
+{
+    parse("lab l {\n  title \"t\"\n  parma x = 1\n  metric y\n}\n");
+    assert_error(0, 3, 3, "unknown statement 'parma' in lab 'l'; did you mean 'param'?");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(file->lab->metrics.n, 1);
+}
+
+Test(parser, a_stray_closing_brace_is_reported)
+{
+    parse("single a { prompt \"p\" } }\nsingle b { prompt \"q\" }\n");
+    assert_error(0, 1, 25, "found '}'");
+    cr_assert_eq(file->items.n, 2);
+}
