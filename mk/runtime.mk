@@ -3,7 +3,8 @@
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
 JSON_LIBS   := $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
-RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS)
+XML_LIBS    := $(or $(shell pkg-config --libs libxml-2.0 2>/dev/null),-lxml2)
+RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 
 # Ranks, communicators and devices.
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
@@ -16,10 +17,12 @@ RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
 # The allocation helpers of libqz, linked alone into tests that need no parser.
 UTIL_OBJS    := $(call obj,grammar/util.c)
 
-LABRUN_SRCS  += $(RUNTIME_SRCS) runtime/labs.c runtime/cli.c runtime/main.c
+LABRUN_SRCS  += $(RUNTIME_SRCS) runtime/labs.c runtime/help.c runtime/cli.c runtime/main.c
 LABRUN       := $(BUILD)/labrun
 
 $(call obj,runtime/dev_cpu.c): CPPFLAGS += $(BLAS_CFLAGS)
+# Installed labs are found after -L folders and ./labs.
+$(call obj,runtime/cli.c): CPPFLAGS += -DLABRUN_LABDIR='"$(PREFIX)/share/labrun/labs"'
 
 # labrun needs libqz (manifests); it is built once the grammar sources are all there.
 LIBQZ_READY := $(if $(filter-out $(wildcard $(LIBQZ_SRCS) grammar/quiz.y grammar/quiz.l),$(LIBQZ_SRCS) grammar/quiz.y grammar/quiz.l),,yes)

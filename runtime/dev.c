@@ -25,15 +25,45 @@ void dev_free_device(struct dev *d)
     for (size_t i = 0; i < d->nrecs; i++)
         d->ops->free(d, d->recs[i].p);
     free(d->recs);
+    dev_trim(d);
+    free(d->cache);
     if (d->ops->fini)
         d->ops->fini(d);
     free(d);
 }
 
+void dev_trim(struct dev *d)
+{
+    for (size_t i = 0; i < d->ncache; i++) {
+        d->ops->free(d, d->cache[i].p);
+        d->usage.reserved -= d->cache[i].bytes;
+    }
+    d->ncache = 0;
+}
+
+/* A kept block of exactly this size, or NULL. */
+static void *from_cache(struct dev *d, size_t bytes)
+{
+    for (size_t i = d->ncache; i-- > 0;)
+        if (d->cache[i].bytes == bytes) {
+            void *p = d->cache[i].p;
+            d->cache[i] = d->cache[--d->ncache];
+            d->usage.reserved -= bytes;
+            return p;
+        }
+    return NULL;
+}
+
 void *dev_alloc(struct dev *d, size_t bytes, const char *label)
 {
     /* A zero-byte request still gets a distinct pointer, so free and accounting stay simple. */
-    void *p = d->ops->alloc(d, bytes ? bytes : 1);
+    void *p = from_cache(d, bytes);
+    if (!p)
+        p = d->ops->alloc(d, bytes ? bytes : 1);
+    if (!p && d->ncache) {
+        dev_trim(d);    /* the kept blocks may be what stands in the way */
+        p = d->ops->alloc(d, bytes ? bytes : 1);
+    }
     if (!p) {
         fprintf(stderr, "labrun: error: rank %d: %s device cannot allocate %zu bytes for %s "
                 "(%llu bytes in use)\n", d->rank, d->ops->name, bytes, label ? label : "data",
@@ -46,6 +76,7 @@ void *dev_alloc(struct dev *d, size_t bytes, const char *label)
     }
     d->recs[d->nrecs++] = (struct dev_alloc_rec){ .p = p, .bytes = bytes, .label = label };
     d->usage.current += bytes;
+    d->usage.reserved += bytes;
     d->usage.allocs++;
     if (d->usage.current > d->usage.peak)
         d->usage.peak = d->usage.current;
@@ -58,9 +89,14 @@ void dev_free(struct dev *d, void *p)
         return;
     for (size_t i = d->nrecs; i-- > 0;) {
         if (d->recs[i].p == p) {
-            d->usage.current -= d->recs[i].bytes;
+            size_t bytes = d->recs[i].bytes;
+            d->usage.current -= bytes;
             d->recs[i] = d->recs[--d->nrecs];
-            d->ops->free(d, p);
+            if (d->ncache == d->capcache) {
+                d->capcache = d->capcache ? 2 * d->capcache : 16;
+                d->cache = xrealloc(d->cache, d->capcache * sizeof *d->cache);
+            }
+            d->cache[d->ncache++] = (struct dev_alloc_rec){ .p = p, .bytes = bytes, .label = NULL };
             return;
         }
     }

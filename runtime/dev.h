@@ -68,6 +68,7 @@ struct dev_usage {
     uint64_t current;       /* bytes allocated now */
     uint64_t peak;          /* most bytes allocated at once */
     uint64_t allocs;        /* allocations made */
+    uint64_t reserved;      /* bytes held from the backend: current + freed blocks kept for reuse */
 };
 
 /* One rank's device.  Created by a backend; freed with dev_free_device. */
@@ -77,6 +78,8 @@ struct dev {
     struct dev_usage usage;
     struct dev_alloc_rec *recs;     /* live allocations; owned */
     size_t nrecs, caprecs;
+    struct dev_alloc_rec *cache;    /* freed blocks kept for reuse (label unused); owned */
+    size_t ncache, capcache;
     void *impl;                     /* backend state */
 };
 
@@ -85,6 +88,12 @@ struct dev {
 /*
  * Allocate bytes of device memory and count them under label (a string that
  * outlives the device, usually a literal).  NULL after reporting on failure.
+ *
+ * Like the caching allocators of training frameworks, a freed block is kept
+ * and handed out again for the next request of the same size, so a step that
+ * allocates and frees its activations costs no malloc, page faults or
+ * cudaMalloc after the first.  current/peak count what the lab holds;
+ * reserved adds the kept blocks.
  */
 void *dev_alloc(struct dev *d, size_t bytes, const char *label);
 /* Free p (from dev_alloc; NULL is a no-op) and uncount it. */
@@ -93,6 +102,8 @@ void dev_free(struct dev *d, void *p);
 uint64_t dev_bytes(const struct dev *d, const char *label);
 /* Reset the peak to the current figure (before the step a lab measures). */
 void dev_reset_peak(struct dev *d);
+/* Give the kept blocks back to the backend. */
+void dev_trim(struct dev *d);
 
 int dev_copy(struct dev *d, void *dst, const void *src, size_t bytes, enum dev_copy_kind k);
 int dev_copy2d(struct dev *d, void *dst, size_t dpitch, const void *src, size_t spitch,

@@ -104,6 +104,8 @@ void lab_trace(struct lab_ctx *c, const struct lab_event *e);
 void lab_trace_stream(struct lab_ctx *c, int rank, int stream, const char *name);
 /* Which stream --svg draws, and the picture's title (default: stream 0, the lab's name). */
 void lab_svg_view(struct lab_ctx *c, int stream, const char *title);
+/* What --svg calls a row: "stage" gives "stage 0", "stage 1", ... (default "rank"). */
+void lab_svg_rows(struct lab_ctx *c, const char *word);
 
 /* Progress 0..1 of a long run: a line on stderr when it is a terminal and the run passed 1 s. */
 void lab_progress(struct lab_ctx *c, double done, const char *what);

@@ -1,0 +1,47 @@
+/*
+ * bubble.h — the pipeline bubble lab's parts: configuration, the data every
+ * rank and the reference generate alike, and rank 0's report.
+ */
+#ifndef BUBBLE_BUBBLE_H
+#define BUBBLE_BUBBLE_H
+
+#include "lab.h"
+#include "schedule.h"
+
+/* Tags of the lab's own messages after the step (below them: 2*mb for F, 2*mb+1 for B). */
+#define BUBBLE_TAG_GATHER (1 << 24)
+#define BUBBLE_TAG_GRADS  (1 << 24 | 1)
+#define BUBBLE_TAG_TURN   (1 << 24 | 2)
+
+struct bubble_cfg {
+    int p;                  /* stages (= ranks) */
+    int m;                  /* micro-batches */
+    int h;                  /* hidden size */
+    int b;                  /* rows per micro-batch */
+    int steps;              /* measured steps after the warm-up */
+    enum sched_kind kind;
+};
+
+/* Per operation, the doubles each rank gathers to rank 0; then 2 more per rank (peak held, peak bytes). */
+enum { G_T0, G_TIN, G_TCOMP, G_TEND, G_COST, G_COMP, G_COMM, G_N };
+
+int bubble_config(const struct lab_params *p, struct bubble_cfg *cfg);
+
+/* Stage s's weight (h x h, row-major) and micro-batch mb's input rows (b x h). */
+void bubble_weight(int stage, int h, double *W);
+void bubble_input(int mb, int b, int h, double *X);
+
+/*
+ * Rank 0: replay, compare, report.  all holds every rank's gathered record
+ * (reclen = 2m * G_N + 2 doubles each), grads every stage's dW (h*h each).
+ */
+int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double *all,
+                  const double *grads);
+
+/*
+ * The unpipelined computation on one device: the whole batch through every
+ * stage and back; ref gets every stage's dW (p*h*h).  0, or -1.
+ */
+int bubble_reference(struct dev *d, const struct bubble_cfg *cfg, double *ref, const char **how);
+
+#endif

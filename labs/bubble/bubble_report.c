@@ -1,0 +1,269 @@
+/*
+ * bubble_report.c — rank 0's part of the bubble lab: replay the schedule with
+ * the measured costs, compare the gradients with the unpipelined computation,
+ * and report per stage, per step, as a trace and as a picture.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bubble.h"
+#include "util.h"
+
+int bubble_reference(struct dev *d, const struct bubble_cfg *cfg, double *ref, const char **how)
+{
+    int p = cfg->p, h = cfg->h;
+    /* The whole batch at once when it fits in 256 MiB, else one micro-batch at a time. */
+    size_t whole = (size_t)cfg->m * (size_t)cfg->b * (size_t)h * sizeof(double) * (size_t)(p + 2);
+    int per = whole <= ((size_t)256 << 20) ? cfg->m : 1;
+    int rows = per * cfg->b;
+    size_t wbytes = (size_t)h * (size_t)h * sizeof(double), abytes = (size_t)rows * (size_t)h * sizeof(double);
+    *how = per == cfg->m ? "the whole batch in one GEMM per stage" : "one micro-batch at a time";
+    void **act = xcalloc((size_t)p + 1, sizeof *act), **W = xcalloc((size_t)p, sizeof *W);
+    void *dW = dev_alloc(d, wbytes, "reference"), *g = dev_alloc(d, abytes, "reference"),
+         *g2 = dev_alloc(d, abytes, "reference");
+    double *host = xmalloc(wbytes > abytes ? wbytes : abytes);
+    int rc = dW && g && g2 ? 0 : -1;
+    for (int s = 0; s <= p && rc == 0; s++)
+        rc = (act[s] = dev_alloc(d, abytes, "reference")) ? 0 : -1;
+    for (int s = 0; s < p && rc == 0; s++) {
+        if (!(W[s] = dev_alloc(d, wbytes, "reference"))) {
+            rc = -1;
+            break;
+        }
+        bubble_weight(s, h, host);
+        rc = dev_copy(d, W[s], host, wbytes, DEV_H2D);
+    }
+    memset(ref, 0, (size_t)p * wbytes);
+    for (int mb0 = 0; mb0 < cfg->m && rc == 0; mb0 += per) {
+        for (int k = 0; k < per; k++)
+            bubble_input(mb0 + k, cfg->b, h, host + (size_t)k * cfg->b * h);
+        rc = dev_copy(d, act[0], host, abytes, DEV_H2D);
+        for (int s = 0; s < p && rc == 0; s++)
+            rc = dev_gemm(d, DTYPE_F64, false, false, rows, h, h, 1.0, act[s], h, W[s], h, 0.0, act[s + 1], h);
+        /* dY of the loss 0.5 |Y|^2 is Y. */
+        rc = rc ? rc : dev_copy(d, g, act[p], abytes, DEV_D2D);
+        for (int s = p - 1; s >= 0 && rc == 0; s--) {
+            rc = dev_gemm(d, DTYPE_F64, true, false, h, h, rows, 1.0, act[s], h, g, h, 0.0, dW, h);
+            rc = rc ? rc : dev_gemm(d, DTYPE_F64, false, true, rows, h, h, 1.0, g, h, W[s], h, 0.0, g2, h);
+            rc = rc ? rc : dev_copy(d, g, g2, abytes, DEV_D2D);
+            rc = rc ? rc : dev_copy(d, host, dW, wbytes, DEV_D2H);
+            for (size_t i = 0; rc == 0 && i < (size_t)h * (size_t)h; i++)
+                ref[(size_t)s * h * h + i] += host[i];
+        }
+    }
+    for (int s = 0; s <= p; s++)
+        dev_free(d, act[s]);
+    for (int s = 0; s < p; s++)
+        dev_free(d, W[s]);
+    dev_free(d, dW);
+    dev_free(d, g);
+    dev_free(d, g2);
+    free(host);
+    free(act);
+    free(W);
+    return rc;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the G_COMP figure of every F (or B) operation of every stage. */
+static double median_kind(const struct bubble_cfg *cfg, const struct schedule *sc, const double *all,
+                          size_t reclen, char kind)
+{
+    int n = 0;
+    double *v = xmalloc((size_t)cfg->p * (size_t)cfg->m * sizeof *v);
+    for (int s = 0; s < cfg->p; s++)
+        for (int j = 0; j < 2 * cfg->m; j++)
+            if (sched_op(sc, s, j)->kind == kind)
+                v[n++] = all[reclen * (size_t)s + (size_t)j * G_N + G_COMP];
+    qsort(v, (size_t)n, sizeof *v, compare_double);
+    double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    free(v);
+    return med;
+}
+
+static void trace_event(struct lab_ctx *c, int rank, int stream, const char *name, double t0_us,
+                        double t1_us, int mb)
+{
+    if (t1_us <= t0_us)
+        return;
+    struct lab_event e = { .rank = rank, .stream = stream, .name = name, .ts_us = t0_us,
+                           .dur_us = t1_us - t0_us, .mb = mb };
+    lab_trace(c, &e);
+}
+
+/* Stream numbers in the trace. */
+enum { S_COMPUTE, S_COMM, S_REPLAY };
+
+static void trace_all(struct lab_ctx *c, const struct bubble_cfg *cfg, const struct schedule *sc,
+                      const double *all, size_t reclen, const struct replay *rp, double wall0)
+{
+    /* Wall timestamps are absolute; the trace counts from the run's start. */
+    double off = lab_now_us(c) - timer_wall() * 1e6;
+    for (int s = 0; s < cfg->p; s++) {
+        lab_trace_stream(c, s, S_COMPUTE, "compute (wall clock, last step)");
+        lab_trace_stream(c, s, S_COMM, "send/recv (wall clock, last step)");
+        lab_trace_stream(c, s, S_REPLAY, "replayed (virtual time from measured costs)");
+        double prev = wall0 * 1e6 + off;
+        for (int j = 0; j < 2 * cfg->m; j++) {
+            const double *g = all + reclen * (size_t)s + (size_t)j * G_N;
+            const struct sched_op *op = sched_op(sc, s, j);
+            const char *name = op->kind == 'F' ? "forward" : "backward";
+            double tin = g[G_TIN] * 1e6 + off, tcomp = g[G_TCOMP] * 1e6 + off;
+            trace_event(c, s, S_COMPUTE, "idle", prev, tin, -1);
+            trace_event(c, s, S_COMPUTE, name, tin, tcomp, op->mb);
+            trace_event(c, s, S_COMM, "recv", g[G_T0] * 1e6 + off, tin, op->mb);
+            trace_event(c, s, S_COMM, "send", tcomp, g[G_TEND] * 1e6 + off, op->mb);
+            prev = tcomp;
+        }
+        /* The replay, drawn from the same start so the two line up. */
+        double base = wall0 * 1e6 + off, rprev = 0;
+        for (int j = 0; j < 2 * cfg->m; j++) {
+            size_t k = (size_t)s * 2 * (size_t)cfg->m + (size_t)j;
+            const struct sched_op *op = sched_op(sc, s, j);
+            trace_event(c, s, S_REPLAY, "idle", base + rprev * 1e6, base + rp->start[k] * 1e6, -1);
+            trace_event(c, s, S_REPLAY, op->kind == 'F' ? "forward" : "backward",
+                        base + rp->start[k] * 1e6, base + rp->end[k] * 1e6, op->mb);
+            rprev = rp->end[k];
+        }
+        trace_event(c, s, S_REPLAY, "idle", base + rprev * 1e6, base + rp->makespan * 1e6, -1);
+    }
+}
+
+int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double *all,
+                  const double *grads)
+{
+    int p = cfg->p, m = cfg->m, nops = 2 * m;
+    size_t reclen = (size_t)nops * G_N + 2;
+    struct schedule sc;
+    sched_build(&sc, cfg->kind, p, m);
+    double *cost = xmalloc((size_t)p * (size_t)nops * sizeof *cost);
+    double wall0 = INFINITY, wall1 = -INFINITY;
+    for (int s = 0; s < p; s++)
+        for (int j = 0; j < nops; j++) {
+            const double *g = all + reclen * (size_t)s + (size_t)j * G_N;
+            cost[(size_t)s * nops + j] = g[G_COST];
+            wall0 = fmin(wall0, g[G_T0]);
+            wall1 = fmax(wall1, g[G_TEND]);
+        }
+    struct replay rp;
+    replay_run(&sc, cost, 0.0, &rp);
+
+    /* ---- per stage ---- */
+    struct lab_table *t = lab_table_new(c, "per stage (CPU times measured, busy/idle replayed, wall measured)",
+        "stage|fwd ms|bwd ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|peak act KiB");
+    double step_wall = wall1 - wall0, wall_busy_total = 0;
+    int peak_held = 0, held_ok = 1;
+    double peak_bytes = 0;
+    for (int s = 0; s < p; s++) {
+        const double *rec = all + reclen * (size_t)s;
+        double f = 0, b = 0, wall_busy = 0;
+        for (int j = 0; j < nops; j++) {
+            const double *g = rec + (size_t)j * G_N;
+            if (sched_op(&sc, s, j)->kind == 'F')
+                f += g[G_COMP];
+            else
+                b += g[G_COMP];
+            wall_busy += g[G_TEND] - g[G_TIN];
+        }
+        wall_busy_total += wall_busy;
+        int held = (int)rec[(size_t)nops * G_N];
+        double bytes = rec[(size_t)nops * G_N + 1];
+        peak_held = held > peak_held ? held : peak_held;
+        peak_bytes = fmax(peak_bytes, bytes);
+        int bound = cfg->kind == SCHED_NAIVE ? 1 : cfg->kind == SCHED_GPIPE ? m : (p - s < m ? p - s : m);
+        held_ok &= cfg->kind == SCHED_1F1B ? held <= bound : held == bound;
+        double idle = rp.makespan - rp.busy[s];
+        lab_table_row(t, "%d|%.3f|%.3f|%.3f|%.3f|%.1f|%.3f|%.3f|%d|%.1f", s, 1e3 * f / m, 1e3 * b / m,
+                      1e3 * rp.busy[s], 1e3 * idle, 100 * idle / rp.makespan, 1e3 * wall_busy,
+                      1e3 * (step_wall - wall_busy), held, bytes / 1024);
+    }
+    double formula = sched_bubble_formula(cfg->kind, p, m);
+    double bubble_wall = step_wall > 0 ? 1 - wall_busy_total / (p * step_wall) : 0;
+
+    struct lab_table *st = lab_table_new(c, "step", "figure|value|basis");
+    lab_table_row(st, "bubble fraction|%.4f|replayed from measured per-operation CPU time", rp.bubble);
+    lab_table_row(st, "formula (p-1)/(m+p-1)%s|%.4f|modelled",
+                  cfg->kind == SCHED_NAIVE ? " with m = 1 (naive)" : "", formula);
+    lab_table_row(st, "bubble on the wall clock|%.4f|measured%s", bubble_wall,
+                  p > c->cores ? " (contended: ranks > cores)" : "");
+    lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
+    lab_table_row(st, "step on the wall clock|%.3f ms|measured", 1e3 * step_wall);
+
+    lab_metric(c, "bubble_fraction", rp.bubble, LAB_REPLAYED);
+    lab_metric(c, "bubble_formula", formula, LAB_MODELLED);
+    lab_metric(c, "bubble_wall", bubble_wall, LAB_MEASURED);
+    lab_metric(c, "critical_path_ms", 1e3 * rp.makespan, LAB_REPLAYED);
+    lab_metric(c, "step_ms", 1e3 * step_wall, LAB_MEASURED);
+    lab_metric(c, "forward_ms", 1e3 * median_kind(cfg, &sc, all, reclen, 'F'), LAB_MEASURED);
+    lab_metric(c, "backward_ms", 1e3 * median_kind(cfg, &sc, all, reclen, 'B'), LAB_MEASURED);
+    lab_metric(c, "peak_activations", peak_held, LAB_MEASURED);
+    lab_metric(c, "activation_bytes", peak_bytes, LAB_MEASURED);
+
+    /* ---- checks ---- */
+    lab_check(c, "schedule completes", !rp.deadlock, "%s",
+              rp.deadlock ? rp.why : "every operation's dependencies were met; no stage waited forever");
+    size_t hh = (size_t)cfg->h * (size_t)cfg->h;
+    double *ref = xmalloc((size_t)p * hh * sizeof *ref);
+    const char *how = "";
+    int rc = bubble_reference(c->dev, cfg, ref, &how);
+    if (rc == 0) {
+        double maxdiff = 0, maxref = 0;
+        for (size_t i = 0; i < (size_t)p * hh; i++) {
+            maxdiff = fmax(maxdiff, fabs(grads[i] - ref[i]));
+            maxref = fmax(maxref, fabs(ref[i]));
+            if (isnan(grads[i]))
+                maxdiff = INFINITY;
+        }
+        double err = maxref > 0 ? maxdiff / maxref : maxdiff;
+        lab_metric(c, "max_rel_error", err, LAB_MEASURED);
+        lab_check(c, "pipelined equals unpipelined", err <= 1e-12,
+                  "weight gradients of all %d stages vs %s (fp64): max rel error %.2e (bound 1e-12)",
+                  p, how, err);
+    }
+    double slack = 0.005 * rp.makespan + 50e-6;
+    lab_check(c, "step is not shorter than the critical path", step_wall + slack >= rp.makespan,
+              "wall step %.3f ms >= critical path %.3f ms (clock tolerance %.3f ms)", 1e3 * step_wall,
+              1e3 * rp.makespan, 1e3 * slack);
+    if (cfg->kind == SCHED_1F1B)
+        lab_check(c, "activations held", held_ok, "1F1B: stage s held at most min(p-s, m); most held %d (p = %d, m = %d)",
+                  peak_held, p, m);
+    else
+        lab_check(c, "activations held", held_ok, "%s: every stage held exactly %d; most held %d",
+                  cfg->kind == SCHED_GPIPE ? "GPipe" : "naive", cfg->kind == SCHED_GPIPE ? m : 1, peak_held);
+
+    /* ---- notes ---- */
+    lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
+             "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
+             "competed for a core; an operation costs the median thread CPU time of its stage's "
+             "forwards (or backwards) in those steps, copies included; the schedule is replayed in "
+             "virtual time with those costs and transfers that take no further time (modelled)",
+             cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s");
+    if (p > c->cores)
+        lab_note(c, "%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
+                 "wall bubble are contended; the replayed figures are what %d cores would show",
+                 p, c->cores, p);
+    if (cfg->kind == SCHED_NAIVE)
+        lab_note(c, "naive: no pipelining; micro-batches go one at a time through every stage and back, "
+                 "so the bubble is (p-1)/p whatever m is");
+    lab_note(c, "OpenBLAS runs one thread per rank, so a GEMM's whole cost is in its rank's thread CPU time");
+
+    trace_all(c, cfg, &sc, all, reclen, &rp, wall0);
+    lab_svg_rows(c, "stage");
+    char title[160];
+    snprintf(title, sizeof title, "%s schedule, p = %d, m = %d: bubble %.3f replayed, formula %.3f",
+             sched_name(cfg->kind), p, m, rp.bubble, formula);
+    lab_svg_view(c, S_REPLAY, title);
+
+    free(ref);
+    free(cost);
+    replay_free(&rp);
+    sched_free(&sc);
+    return rc;
+}

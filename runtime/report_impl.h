@@ -1,0 +1,69 @@
+/*
+ * report_impl.h — the inside of struct lab_report, shared by the files that
+ * fill and write it (report.c, report_json.c, report_svg.c).  Labs and
+ * labrun use report.h and lab.h only.
+ */
+#ifndef RT_REPORT_IMPL_H
+#define RT_REPORT_IMPL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "ast.h"
+#include "lab.h"
+#include "params.h"
+#include "report.h"
+
+struct report_metric {
+    char *name;             /* owned */
+    double value;
+    enum lab_basis basis;
+};
+
+struct report_check {
+    char *name;             /* owned */
+    bool pass;
+    char *detail;           /* owned */
+};
+
+struct report_stream {
+    int rank, stream;
+    char *name;             /* owned */
+};
+
+struct lab_table {
+    char *title;                    /* owned */
+    VEC(char *) cols;               /* column names; owned */
+    VEC(char *) cells;              /* rows * cols.n cells, row by row; owned */
+    size_t rows;
+    struct lab_report *report;      /* the report holding it (for its lock) */
+};
+
+struct lab_report {
+    pthread_mutex_t lock;           /* every lab_* call from any rank takes it */
+    const struct ast_labdef *def;   /* borrowed */
+    const struct lab_params *params;/* borrowed */
+    const char *backend;            /* borrowed */
+    int nranks, cores;
+    double t0;                      /* timer_wall() when the report was made: time zero */
+    VEC(struct report_metric) metrics;
+    VEC(struct report_check) checks;
+    VEC(char *) notes;
+    VEC(struct lab_table *) tables; /* owned */
+    VEC(struct lab_event) events;   /* names owned */
+    VEC(struct report_stream) streams;
+    int svg_stream;
+    char *svg_title;                /* owned, or NULL */
+    char *svg_rows;                 /* row label word; owned, or NULL for "rank" */
+    bool progress;                  /* progress lines allowed */
+    bool progress_shown;            /* one is on the terminal now */
+    double last_progress;
+};
+
+/* path ("-": stdout) gets data, through a temporary and a rename. */
+int report_write_file(const char *path, const char *data, size_t len);
+
+/* A metric value as the table and the SVG show it. */
+void report_fmt_value(char *buf, size_t n, double v);
+
+#endif

@@ -1,0 +1,198 @@
+/*
+ * report_svg.c — a timeline picture (--svg) of one event stream: one row per
+ * rank, a block per event coloured by its name (forward and backward in two
+ * colours, idle gaps hatched), micro-batch numbers on the blocks, a time
+ * axis in milliseconds.  Written with libxml2's xmlTextWriter.
+ */
+#include <libxml/xmlwriter.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_impl.h"
+
+#define LEFT 96         /* room for the row labels */
+#define PLOT_W 960      /* the time axis */
+#define ROW_H 34
+#define ROW_GAP 8
+#define TOP 56          /* title and subtitle */
+
+/* Colours of the event names the labs use; anything else is grey. */
+static const struct { const char *name, *fill, *label; } palette[] = {
+    { "forward", "#4c78a8", "forward" },
+    { "backward", "#f58518", "backward" },
+    { "send", "#54a24b", "send" },
+    { "recv", "#72b7b2", "recv" },
+    { "allreduce", "#b279a2", "all-reduce" },
+    { "allgather", "#9d755d", "all-gather" },
+    { "gemm", "#4c78a8", "GEMM" },
+    { "idle", "url(#idle)", "idle" },
+};
+
+static const char *fill_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof palette / sizeof palette[0]; i++)
+        if (strcmp(palette[i].name, name) == 0)
+            return palette[i].fill;
+    return "#bab0ac";
+}
+
+static void attr(xmlTextWriterPtr w, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void attr(xmlTextWriterPtr w, const char *name, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST buf);
+}
+
+static void text(xmlTextWriterPtr w, double x, double y, const char *anchor, int size,
+                 const char *fill, const char *s)
+{
+    xmlTextWriterStartElement(w, BAD_CAST "text");
+    attr(w, "x", "%.1f", x);
+    attr(w, "y", "%.1f", y);
+    attr(w, "font-size", "%d", size);
+    attr(w, "text-anchor", "%s", anchor);
+    attr(w, "fill", "%s", fill);
+    xmlTextWriterWriteString(w, BAD_CAST s);
+    xmlTextWriterEndElement(w);
+}
+
+static void rect(xmlTextWriterPtr w, double x, double y, double wd, double h, const char *fill,
+                 const char *stroke)
+{
+    xmlTextWriterStartElement(w, BAD_CAST "rect");
+    attr(w, "x", "%.2f", x);
+    attr(w, "y", "%.2f", y);
+    attr(w, "width", "%.2f", wd > 0.5 ? wd : 0.5);
+    attr(w, "height", "%.2f", h);
+    attr(w, "fill", "%s", fill);
+    if (stroke) {
+        attr(w, "stroke", "%s", stroke);
+        attr(w, "stroke-width", "0.6");
+    }
+    xmlTextWriterEndElement(w);
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving about 8 ticks over span. */
+static double tick_step(double span)
+{
+    double raw = span / 8, p = pow(10, floor(log10(raw > 0 ? raw : 1)));
+    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+int lab_report_write_svg(const struct lab_report *r, const char *path)
+{
+    double t0 = INFINITY, t1 = -INFINITY;
+    for (size_t i = 0; i < r->events.n; i++) {
+        const struct lab_event *e = &r->events.items[i];
+        if (e->stream != r->svg_stream)
+            continue;
+        t0 = fmin(t0, e->ts_us);
+        t1 = fmax(t1, e->ts_us + e->dur_us);
+    }
+    if (!(t1 > t0)) {
+        t0 = 0;
+        t1 = 1;
+    }
+    double span_ms = (t1 - t0) / 1000, scale = PLOT_W / (t1 - t0);
+    int rows = r->nranks > 0 ? r->nranks : 1;
+    int height = TOP + rows * (ROW_H + ROW_GAP) + 70, width = LEFT + PLOT_W + 24;
+
+    xmlBufferPtr buf = xmlBufferCreate();
+    xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
+    xmlTextWriterSetIndent(w, 1);
+    xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL);
+    xmlTextWriterStartElement(w, BAD_CAST "svg");
+    attr(w, "xmlns", "http://www.w3.org/2000/svg");
+    attr(w, "width", "%d", width);
+    attr(w, "height", "%d", height);
+    attr(w, "viewBox", "0 0 %d %d", width, height);
+    attr(w, "font-family", "DejaVu Sans, Helvetica, Arial, sans-serif");
+
+    /* The hatch that marks idle time. */
+    xmlTextWriterStartElement(w, BAD_CAST "defs");
+    xmlTextWriterStartElement(w, BAD_CAST "pattern");
+    attr(w, "id", "idle");
+    attr(w, "patternUnits", "userSpaceOnUse");
+    attr(w, "width", "6");
+    attr(w, "height", "6");
+    attr(w, "patternTransform", "rotate(45)");
+    rect(w, 0, 0, 6, 6, "#f2f2f2", NULL);
+    xmlTextWriterStartElement(w, BAD_CAST "line");
+    attr(w, "x1", "0");
+    attr(w, "y1", "0");
+    attr(w, "x2", "0");
+    attr(w, "y2", "6");
+    attr(w, "stroke", "#c8c8c8");
+    attr(w, "stroke-width", "2");
+    xmlTextWriterEndElement(w);
+    xmlTextWriterEndElement(w);
+    xmlTextWriterEndElement(w);
+
+    rect(w, 0, 0, width, height, "#ffffff", NULL);
+    char title[512];
+    snprintf(title, sizeof title, "%s", r->svg_title ? r->svg_title : r->def->name);
+    text(w, LEFT, 22, "start", 16, "#222222", title);
+    char sub[256];
+    snprintf(sub, sizeof sub, "backend %s, %d rank%s on %d core%s; time in ms", r->backend, r->nranks,
+             r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s");
+    text(w, LEFT, 40, "start", 11, "#555555", sub);
+
+    for (int k = 0; k < rows; k++) {
+        double y = TOP + k * (ROW_H + ROW_GAP);
+        char label[32];
+        snprintf(label, sizeof label, "%s %d", r->svg_rows ? r->svg_rows : "rank", k);
+        text(w, LEFT - 8, y + ROW_H / 2.0 + 4, "end", 12, "#222222", label);
+        rect(w, LEFT, y, PLOT_W, ROW_H, "#fbfbfb", "#dddddd");
+    }
+    for (size_t i = 0; i < r->events.n; i++) {
+        const struct lab_event *e = &r->events.items[i];
+        if (e->stream != r->svg_stream || e->rank < 0 || e->rank >= rows)
+            continue;
+        double x = LEFT + (e->ts_us - t0) * scale, wd = e->dur_us * scale;
+        double y = TOP + e->rank * (ROW_H + ROW_GAP);
+        bool idle = strcmp(e->name, "idle") == 0;
+        rect(w, x, y + (idle ? 0 : 2), wd, ROW_H - (idle ? 0 : 4), fill_of(e->name),
+             idle ? NULL : "#ffffff");
+        if (e->mb >= 0 && wd >= 11) {
+            char mb[16];
+            snprintf(mb, sizeof mb, "%d", e->mb);
+            text(w, x + wd / 2, y + ROW_H / 2.0 + 4, "middle", wd >= 18 ? 11 : 8, "#ffffff", mb);
+        }
+    }
+    /* The time axis. */
+    double axis_y = TOP + rows * (ROW_H + ROW_GAP) + 2, step = tick_step(span_ms);
+    for (double t = 0; t <= span_ms * 1.0001; t += step) {
+        double x = LEFT + t / span_ms * PLOT_W;
+        rect(w, x, axis_y, 0.8, 5, "#555555", NULL);
+        char lab[32];
+        snprintf(lab, sizeof lab, "%g", t);
+        text(w, x, axis_y + 17, "middle", 10, "#555555", lab);
+    }
+    /* The legend: the names that occur, in palette order. */
+    double lx = LEFT;
+    for (size_t p = 0; p < sizeof palette / sizeof palette[0]; p++) {
+        bool seen = false;
+        for (size_t i = 0; i < r->events.n && !seen; i++)
+            seen = r->events.items[i].stream == r->svg_stream &&
+                   strcmp(r->events.items[i].name, palette[p].name) == 0;
+        if (!seen)
+            continue;
+        rect(w, lx, axis_y + 30, 14, 12, palette[p].fill, "#999999");
+        text(w, lx + 19, axis_y + 40, "start", 11, "#222222", palette[p].label);
+        lx += 30 + 7.0 * (double)strlen(palette[p].label);
+    }
+    xmlTextWriterEndElement(w);
+    xmlTextWriterEndDocument(w);
+    xmlFreeTextWriter(w);
+    int rc = report_write_file(path, (const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
+    xmlBufferFree(buf);
+    return rc;
+}

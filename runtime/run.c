@@ -1,0 +1,65 @@
+/*
+ * run.c — run one lab: start its ranks on a backend, give each its context,
+ * collect the report.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report_impl.h"
+#include "run.h"
+
+struct run_arg {
+    const struct lab_impl *impl;
+    const struct lab_params *params;
+    struct lab_report *report;
+    const char *backend;
+    int cores;
+};
+
+static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, void *arg)
+{
+    struct run_arg *a = arg;
+    struct lab_ctx ctx = {
+        .rank = rank,
+        .nranks = nranks,
+        .comm = comm,
+        .dev = dev,
+        .params = a->params,
+        .report = a->report,
+        .backend = a->backend,
+        .cores = a->cores,
+        .dir = a->params->def->dir,
+    };
+    return a->impl->run(&ctx);
+}
+
+int lab_nranks(const struct lab_impl *impl, const struct lab_params *p)
+{
+    return impl->ranks ? impl->ranks(p) : 1;
+}
+
+int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struct backend *b,
+            struct lab_report *rep)
+{
+    if (b->absent) {
+        fprintf(stderr, "labrun: error: backend %s is not built in: %s\n", b->name, b->absent);
+        return -2;
+    }
+    char why[512] = "";
+    if (b->available && b->available(why, sizeof why) < 0) {
+        fprintf(stderr, "labrun: error: backend %s cannot run here: %s\n", b->name, why);
+        return -2;
+    }
+    int n = lab_nranks(impl, p);
+    if (n < 1) {
+        fprintf(stderr, "labrun: error: %s: %d ranks\n", impl->name, n);
+        return -1;
+    }
+    struct run_arg a = { .impl = impl, .params = p, .report = rep, .backend = b->name,
+                         .cores = rep->cores };
+    rep->nranks = n;
+    rep->t0 = timer_wall();
+    int rc = b->launch(n, rank_body, &a);
+    lab_report_finish(rep);
+    return rc < 0 ? -1 : 0;
+}
