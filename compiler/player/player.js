@@ -90,12 +90,13 @@
 
   var lms = {
     api: null,
-    live: false,
+    live: false,        /* initialized and not yet finished */
+    connected: false,   /* initialized once (stays true after finishing) */
     init: function () {
       this.api = findAPI(V2004 ? 'API_1484_11' : 'API');
       if (!this.api) return false;
       var r = V2004 ? this.api.Initialize('') : this.api.LMSInitialize('');
-      this.live = String(r) === 'true';
+      this.live = this.connected = String(r) === 'true';
       return this.live;
     },
     get: function (k) {
@@ -226,6 +227,15 @@
     return true;
   }
 
+  /* A number as SCORM's decimal: digits and a point, never an exponent (1e-7 -> 0.0000001). */
+  function decimal(x) {
+    var s = String(x);
+    if (!/e/i.test(s)) return s;
+    if (Math.abs(x) >= 1e21) return BigInt(Math.round(x)).toString();
+    var digits = Math.min(100, Math.max(0, 15 - Math.floor(Math.log10(Math.abs(x)))));
+    return x.toFixed(digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  }
+
   function parseNumber(s) {
     s = String(s).trim().replace(',', '.');
     if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?%?$/.test(s)) return NaN;
@@ -262,10 +272,11 @@
     return max > 0 ? Math.round(got / max * 10000) / 100 : 0;
   }
 
-  function masteryPercent() {
+  /* The pass mark: the LMS's when it gives one (read once, at the start), else the quiz's. */
+  var mastery = DATA.passing;
+  function readMastery() {
     var m = V2004 ? lms.get('cmi.scaled_passing_score') : lms.get('cmi.student_data.mastery_score');
-    if (m !== '' && !isNaN(parseFloat(m))) return V2004 ? parseFloat(m) * 100 : parseFloat(m);
-    return DATA.passing;
+    if (m !== '' && !isNaN(parseFloat(m))) mastery = V2004 ? parseFloat(m) * 100 : parseFloat(m);
   }
 
   /* ---- Reporting one answer as cmi.interactions.n ---- */
@@ -280,7 +291,7 @@
       case 'truefalse': return V2004 ? String(a) : (a ? 't' : 'f');
       case 'numeric': {
         var x = parseNumber(a);
-        return isNaN(x) ? '' : String(x);
+        return isNaN(x) ? '' : decimal(x);
       }
       /* 2004 reserves "[,]" and a leading "{" as delimiters. */
       case 'text': return String(a).trim().replace(/\[,\]/g, ',').replace(/^\{/, '(').slice(0, 250);
@@ -295,7 +306,7 @@
         return [q.choices.filter(function (c) { return c.correct; })
           .map(function (c) { return c.id; }).join(V2004 ? '[,]' : ',')];
       case 'truefalse': return [V2004 ? String(q.answer) : (q.answer ? 't' : 'f')];
-      case 'numeric': return [V2004 ? q.min + '[:]' + q.max : String(q.answer)];
+      case 'numeric': return [V2004 ? decimal(q.min) + '[:]' + decimal(q.max) : decimal(q.answer)];
       case 'text':
         return q.accept.slice(0, 5).map(function (s) { return V2004 ? '{case_matters=false}' + s : s; });
     }
@@ -322,7 +333,7 @@
   function setStatus() {
     if (!lms.live) return;
     if (state.done) {
-      var raw = state.score, pass = raw >= masteryPercent();
+      var raw = state.score, pass = raw >= mastery;
       if (V2004) {
         lms.set('cmi.score.scaled', Math.round(raw * 100) / 10000);
         lms.set('cmi.score.raw', raw);
@@ -656,7 +667,7 @@
     head.appendChild(langSwitch());
     head.appendChild(md(el('h1'), DATA.title, true));
     if (DATA.intro) head.appendChild(md(el('div', 'intro'), DATA.intro));
-    head.appendChild(el('p', 'mode', lms.live || state.done && lms.api ? t('connected') : t('preview')));
+    head.appendChild(el('p', 'mode', lms.connected ? t('connected') : t('preview')));
     app.appendChild(head);
 
     var qs = order();
@@ -670,8 +681,8 @@
     if (state.done) {
       if (state.score === null) state.score = totals();
       result.appendChild(el('p', 'done', t('done')));
-      result.appendChild(el('p', 'score', t('score', { s: state.score, p: masteryPercent() })));
-      result.appendChild(el('p', 'verdict', state.score >= masteryPercent() ? t('passed') : t('failed')));
+      result.appendChild(el('p', 'score', t('score', { s: state.score, p: mastery })));
+      result.appendChild(el('p', 'verdict', state.score >= mastery ? t('passed') : t('failed')));
     } else {
       var left = DATA.questions.filter(function (q) { return !answered(q); }).length;
       var b = el('button', 'finish', t('finish'));
@@ -699,6 +710,7 @@
     var live = lms.init();
     var learner = '';
     if (live) {
+      readMastery();
       learner = V2004 ? lms.get('cmi.learner_id') : lms.get('cmi.core.student_id');
       /* 2004 leaves suspend_data uninitialized (error 403) unless resuming. */
       var entry = V2004 ? lms.get('cmi.entry') : lms.get('cmi.core.entry');

@@ -2,7 +2,7 @@
 // chromium with scorm-again as the LMS (see run.sh, which builds the packages).
 //
 //   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, pipa12, pipa2004,
-//                    acak12, hostile, silent
+//                    acak12, acak2004, hostile, silent
 //   QUIZC_ARTIFACTS  where screenshots go
 'use strict';
 
@@ -303,31 +303,37 @@ async function shownOrder(frame) {
     s.id + ':' + [...s.querySelectorAll('input[type=radio],input[type=checkbox]')].map((i) => i.value).join('')));
 }
 
-test('a resume restores the answers, the language and the shuffled order of one learner', async () => {
-  const data = quizData('acak12');
+async function resume(version) {
+  const v2004 = version === '2004';
+  const F = v2004 ? scorm2004 : scorm12;
+  const pkg = v2004 ? 'acak2004' : 'acak12';
+  const data = quizData(pkg);
   const byId = Object.fromEntries(data.questions.map((q) => [q.id, q]));
-  const { page, frame } = await openInLms('12', 'acak12', '?learner=learner-A');
+  const { page, frame } = await openInLms(version, pkg, '?learner=learner-A');
   const order = await shownOrder(frame);
-  await answer(page, frame, byId.a1, true, false);
-  await answer(page, frame, byId.a2, false, false);
-  await answer(page, frame, byId.a4, true, false);
+  await answer(page, frame, byId.a1, true, v2004);
+  await answer(page, frame, byId.a2, false, v2004);
+  await answer(page, frame, byId.a4, true, v2004);
   await frame.click('#lang-en');
   // Feedback waits for the submit (on-submit).
   assert.equal(await frame.$$eval('.feedback .verdict', (es) => es.length), 0);
   // The learner leaves: the frame unloads, the package suspends.
   await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
-  await page.waitForFunction(() => window.lmsLog.some((e) => e.call === 'LMSFinish'));
+  const end = v2004 ? 'Terminate' : 'LMSFinish';
+  await page.waitForFunction((c) => window.lmsLog.some((e) => e.call === c), {}, end);
   const first = digest(await page.evaluate(() => window.lmsLog));
-  assert.equal(first.values['cmi.core.exit'], 'suspend');
-  assert.equal(first.values['cmi.core.lesson_status'], 'incomplete');
-  assert.match(first.values['cmi.core.session_time'], scorm12.timespan);
+  const P = v2004 ? 'cmi.' : 'cmi.core.';
+  assert.equal(first.values[`${P}exit`], 'suspend');
+  assert.equal(first.values[v2004 ? 'cmi.completion_status' : 'cmi.core.lesson_status'], 'incomplete');
+  assert.match(first.values[`${P}session_time`], v2004 ? F.duration : F.timespan);
   assert.equal(first.inter.length, 0, 'nothing graded before the submit');
   const suspend = first.values['cmi.suspend_data'];
-  assert.ok(suspend && suspend.length <= 4096, 'suspend_data fits SCORM 1.2 (4096 characters)');
+  // 1.2 holds 4096 characters of suspend_data, 2004 64000.
+  assert.ok(suspend && suspend.length <= 4096, 'suspend_data fits SCORM 1.2');
   await page.close();
 
-  srv.saved.set('a', { suspend_data: suspend });
-  const again = await openInLms('12', 'acak12', '?learner=learner-A&resume=a');
+  srv.saved.set(pkg, { suspend_data: suspend });
+  const again = await openInLms(version, pkg, `?learner=learner-A&resume=${pkg}`);
   const f2 = again.frame;
   assert.deepEqual(await shownOrder(f2), order, 'the same order after the resume');
   assert.equal(await f2.evaluate(() => document.documentElement.lang), 'en');
@@ -342,15 +348,18 @@ test('a resume restores the answers, the language and the shuffled order of one 
   assert.equal(await f2.$$eval('.feedback .verdict', (es) => es.length), data.questions.length);
   const second = digest(await again.page.evaluate(() => window.lmsLog));
   assert.deepEqual(second.inter.map((i) => i.id).sort(), ['a1', 'a2', 'a4']);
-  assert.equal(second.values['cmi.core.score.raw'], '40');
-  assert.equal(second.values['cmi.core.lesson_status'], 'failed');
+  assert.equal(second.values[`${P}score.raw`], '40');
+  assert.equal(second.values[v2004 ? 'cmi.success_status' : 'cmi.core.lesson_status'], 'failed');
   await again.page.close();
 
   // Another learner gets another order.
-  const other = await openInLms('12', 'acak12', '?learner=learner-B');
+  const other = await openInLms(version, pkg, '?learner=learner-B');
   assert.notDeepEqual(await shownOrder(other.frame), order);
   await other.page.close();
-});
+}
+
+test('SCORM 1.2: a resume restores the answers, the language and the shuffled order of one learner', () => resume('12'));
+test('SCORM 2004: a resume restores the answers, the language and the shuffled order of one learner', () => resume('2004'));
 
 test('a hostile quiz shows its markup as text and runs none of it', async () => {
   const page = await newPage();

@@ -27,6 +27,7 @@ pack seed2004 $seed --scorm 2004
 pack pipa12 $D/bilingual.qz
 pack pipa2004 $D/bilingual.qz --scorm 2004
 pack acak12 $D/shuffled.qz
+pack acak2004 $D/shuffled.qz --scorm 2004
 pack hostile $D/hostile.qz
 pack silent $D/silent.qz
 
