@@ -14,6 +14,9 @@ XML_LIBS     ?= $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 QUIZC_SRCS += $(SCORM_SRCS) $(PLAYER_GEN)
 LDLIBS     += $(SCORM_LIBS)
 
+# The libFuzzer harness links these sources with its own library list.
+$(BUILD)/fuzz_quizc: FUZZ_LIBS += $(SCORM_LIBS)
+
 # main.c writes packages only where this module is built in.
 $(call obj,compiler/main.c): CPPFLAGS += -DQUIZC_SCORM
 $(call obj,compiler/main.c): mk/scorm.mk

@@ -117,4 +117,16 @@ fi
 mkdir -p "$OUT/unzipped" && (cd "$OUT/unzipped" && unzip -q ../a.zip) &&
     "$QUIZC" -L tests/data/labs "$q" --dir "$OUT/dir" && diff -r "$OUT/unzipped" "$OUT/dir" >/dev/null &&
     ok "--dir writes the same files as the zip holds" || bad "--dir and the zip differ"
+# A quiz with an error writes no package and leaves an old one as it was.
+printf 'quiz broken {\n title "Broken"\n single s { prompt "?" wrong "a" wrong "b" }\n}\n' > "$OUT/broken.qz"
+cp "$OUT/a.zip" "$OUT/old.zip"
+"$QUIZC" "$OUT/broken.qz" -o "$OUT/old.zip" 2>/dev/null; rc=$?
+"$QUIZC" "$OUT/broken.qz" -o "$OUT/new.zip" 2>/dev/null; rc2=$?
+"$QUIZC" "$OUT/broken.qz" --dir "$OUT/newdir" 2>/dev/null; rc3=$?
+if [ $rc = 1 ] && [ $rc2 = 1 ] && [ $rc3 = 1 ] && cmp -s "$OUT/a.zip" "$OUT/old.zip" &&
+   [ ! -e "$OUT/new.zip" ] && [ ! -e "$OUT/newdir" ] && [ -z "$(ls -a "$OUT" | grep -e '^\.*new' -e 'old\.zip.' -e '\.tmp')" ]; then
+    ok "a quiz with errors exits 1 and writes no package"
+else
+    bad "broken quiz: exit $rc/$rc2/$rc3, or a package was written"
+fi
 finish
