@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <libxml/xmlwriter.h>
@@ -63,9 +64,20 @@ static unsigned forbidden_char(const char *s, size_t *at)
     return 0;
 }
 
+/* Whether src[i..] is the escape \u{HEX} for cp. */
+static bool escape_for(const char *src, size_t len, size_t i, unsigned cp)
+{
+    if (i + 4 > len || src[i] != '\\' || src[i + 1] != 'u' || src[i + 2] != '{')
+        return false;
+    char *end;
+    unsigned long v = strtoul(src + i + 3, &end, 16);
+    return end > src + i + 3 && (size_t)(end - src) < len && *end == '}' && v == cp;
+}
+
 /*
- * Where in the source the character sits, when the author typed it inside
- * the literal at lit; otherwise (it came from an escape) the literal itself.
+ * Where in the source the character sits: where the author typed it inside
+ * the literal at lit, or the \u{...} escape that produced it; failing both,
+ * the literal itself.
  */
 static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
 {
@@ -89,10 +101,13 @@ static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
     for (size_t i = lit->off; i < len; i++) {
         if (line > lit->end_line || (line == lit->end_line && col > lit->end_col))
             break;
-        if (i + elen <= len && memcmp(t + i, enc, elen) == 0) {
+        bool typed = i + elen <= len && memcmp(t + i, enc, elen) == 0;
+        if (typed || escape_for(t, len, i, cp)) {
             l.off = i;
             l.line = l.end_line = line;
             l.col = l.end_col = col;
+            if (!typed)     /* underline the whole \u{...} */
+                l.end_col = col + (int)(strchr(t + i, '}') - (t + i));
             return l;
         }
         unsigned char c = (unsigned char)t[i];

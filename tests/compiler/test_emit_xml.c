@@ -227,7 +227,7 @@ Test(emit_xml, numbers_are_written_in_their_shortest_exact_form)
     expect_xpath("string(/c:course/c:settings/@passing)", "60");
 }
 
-Test(emit_xml, a_control_character_from_an_escape_is_reported_at_its_string)
+Test(emit_xml, a_control_character_from_an_escape_is_reported_at_the_escape)
 {
     course = capture_load_text(cap, "quiz.qz",
                                "quiz c {\n"
@@ -242,7 +242,24 @@ Test(emit_xml, a_control_character_from_an_escape_is_reported_at_its_string)
     const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
     cr_expect_str_eq(r->msg, "the prompt holds the character U+0007, which XML 1.0 cannot carry");
     cr_expect_eq(r->line, 3);
-    cr_expect_eq(r->col, 26);
+    cr_expect_eq(r->col, 32);
+}
+
+Test(emit_xml, a_control_character_typed_in_a_string_is_reported_at_its_column)
+{
+    course = capture_load_text(cap, "quiz.qz",
+                               "quiz c {\n"
+                               "    title \"T\"\n"
+                               "    truefalse q { prompt \"éb\x01\" answer true }\n"
+                               "}\n");
+    cr_assert_not_null(course);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "got:%s", capture_dump(cap));
+    cr_expect_eq(emit_course_xml(course, &xml, cap->d), -1);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
+    const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
+    cr_expect_str_eq(r->msg, "the prompt holds the character U+0001, which XML 1.0 cannot carry");
+    cr_expect_eq(r->line, 3);
+    cr_expect_eq(r->col, 29, "columns count characters: the two-byte e-acute is one");
 }
 
 Test(emit_xml, every_forbidden_character_is_reported_in_one_run)
