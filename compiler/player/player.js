@@ -2,8 +2,8 @@
  * player.js — the learner's side of a quizc SCORM package.
  *
  * Reads window.QUIZ_DATA (quiz-data.js), shows the quiz at once in the
- * default language, grades answers, and reports to the LMS through the SCORM
- * 1.2 or 2004 run-time API when one is found; with none it is a preview.
+ * default language, grades answers, and reports to the LMS through the
+ * run-time of scorm.js when an LMS is there; with none it is a preview.
  *
  * Author text is data, never markup: every element is built with
  * createElement and filled with textContent.  Nothing here assigns innerHTML.
@@ -12,7 +12,7 @@
   'use strict';
 
   var DATA = window.QUIZ_DATA;
-  var V2004 = DATA && DATA.scorm === '2004';
+  var lms = null;   /* the run-time (scorm.js), set at the start */
 
   /* ---- Interface strings (the quiz's own text comes from the data) ---- */
 
@@ -57,90 +57,6 @@
       Object.keys(vars).forEach(function (k) { s = s.split('{' + k + '}').join(String(vars[k])); });
     }
     return s;
-  }
-
-  /* ---- SCORM run-time API ---- */
-
-  /*
-   * Both specifications: look in this window's chain of parents for the API
-   * object, then in the opener's chain.  Frames from another origin throw on
-   * access; they cannot hold our API, so they end the walk.
-   */
-  function findIn(win, name) {
-    var tries = 0;
-    try {
-      while (win && !win[name] && win.parent && win.parent !== win && tries < 500) {
-        tries++;
-        win = win.parent;
-      }
-      return win && win[name] ? win[name] : null;
-    } catch (e) {
-      return null;
-    }
-  }
-
-  function findAPI(name) {
-    var api = findIn(window, name);
-    try {
-      if (!api && window.top && window.top.opener) api = findIn(window.top.opener, name);
-      if (!api && window.opener) api = findIn(window.opener, name);
-    } catch (e) { /* an opener from another origin */ }
-    return api;
-  }
-
-  var lms = {
-    api: null,
-    live: false,        /* initialized and not yet finished */
-    connected: false,   /* initialized once (stays true after finishing) */
-    init: function () {
-      this.api = findAPI(V2004 ? 'API_1484_11' : 'API');
-      if (!this.api) return false;
-      var r = V2004 ? this.api.Initialize('') : this.api.LMSInitialize('');
-      this.live = this.connected = String(r) === 'true';
-      return this.live;
-    },
-    get: function (k) {
-      if (!this.live) return '';
-      var v = V2004 ? this.api.GetValue(k) : this.api.LMSGetValue(k);
-      return v === null || v === undefined ? '' : String(v);
-    },
-    set: function (k, v) {
-      if (!this.live) return false;
-      return String(V2004 ? this.api.SetValue(k, String(v)) : this.api.LMSSetValue(k, String(v))) === 'true';
-    },
-    commit: function () {
-      if (this.live) V2004 ? this.api.Commit('') : this.api.LMSCommit('');
-    },
-    finish: function () {
-      if (!this.live) return;
-      this.live = false;
-      V2004 ? this.api.Terminate('') : this.api.LMSFinish('');
-    }
-  };
-
-  /* ---- Time formats ---- */
-
-  function pad(n, w) { n = String(n); while (n.length < w) n = '0' + n; return n; }
-
-  /* 1.2 CMITimespan HHHH:MM:SS.SS; 2004 ISO 8601 duration PT#H#M#S. */
-  function span(ms) {
-    var cs = Math.max(0, Math.round(ms / 10));
-    var h = Math.floor(cs / 360000), m = Math.floor(cs / 6000) % 60, s = (cs % 6000) / 100;
-    if (V2004) {
-      return 'PT' + (h ? h + 'H' : '') + (m ? m + 'M' : '') + (Math.round(s * 100) / 100) + 'S';
-    }
-    return pad(Math.min(h, 9999), 4) + ':' + pad(m, 2) + ':' + pad(Math.floor(s), 2) + '.' + pad(cs % 100, 2);
-  }
-
-  /* 1.2 CMITime HH:MM:SS (local time of day); 2004 timestamp YYYY-MM-DDThh:mm:ss.ssZ. */
-  function stamp(ms) {
-    var d = new Date(ms);
-    if (V2004) {
-      return d.getUTCFullYear() + '-' + pad(d.getUTCMonth() + 1, 2) + '-' + pad(d.getUTCDate(), 2) +
-        'T' + pad(d.getUTCHours(), 2) + ':' + pad(d.getUTCMinutes(), 2) + ':' + pad(d.getUTCSeconds(), 2) +
-        '.' + pad(Math.floor(d.getUTCMilliseconds() / 10), 2) + 'Z';
-    }
-    return pad(d.getHours(), 2) + ':' + pad(d.getMinutes(), 2) + ':' + pad(d.getSeconds(), 2);
   }
 
   /* ---- Stable shuffling: one seed per learner, kept in suspend_data ---- */
@@ -202,7 +118,7 @@
       v: 1, l: state.lang, s: state.seed, a: state.answers,
       c: Object.keys(state.checked), r: Object.keys(state.reported), d: state.done ? 1 : 0
     });
-    lms.set('cmi.suspend_data', s);
+    lms.suspend(s);
   }
 
   function restore(text) {
@@ -225,15 +141,6 @@
     if (Array.isArray(a)) return a.length > 0;
     if (typeof a === 'string') return a.trim() !== '';
     return true;
-  }
-
-  /* A number as SCORM's decimal: digits and a point, never an exponent (1e-7 -> 0.0000001). */
-  function decimal(x) {
-    var s = String(x);
-    if (!/e/i.test(s)) return s;
-    if (Math.abs(x) >= 1e21) return BigInt(Math.round(x)).toString();
-    var digits = Math.min(100, Math.max(0, 15 - Math.floor(Math.log10(Math.abs(x)))));
-    return x.toFixed(digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
   }
 
   function parseNumber(s) {
@@ -274,99 +181,27 @@
 
   /* The pass mark: the LMS's when it gives one (read once, at the start), else the quiz's. */
   var mastery = DATA.passing;
-  function readMastery() {
-    var m = V2004 ? lms.get('cmi.scaled_passing_score') : lms.get('cmi.student_data.mastery_score');
-    if (m !== '' && !isNaN(parseFloat(m))) mastery = V2004 ? parseFloat(m) * 100 : parseFloat(m);
-  }
 
-  /* ---- Reporting one answer as cmi.interactions.n ---- */
-
-  var TYPES = { single: 'choice', multiple: 'choice', truefalse: 'true-false', numeric: 'numeric', text: 'fill-in' };
-
-  function responseOf(q) {
-    var a = state.answers[q.id];
-    switch (q.kind) {
-      case 'single': return a;
-      case 'multiple': return a.slice().sort().join(V2004 ? '[,]' : ',');
-      case 'truefalse': return V2004 ? String(a) : (a ? 't' : 'f');
-      case 'numeric': {
-        var x = parseNumber(a);
-        return isNaN(x) ? '' : decimal(x);
-      }
-      /* 2004 reserves "[,]" and a leading "{" as delimiters. */
-      case 'text': return String(a).trim().replace(/\[,\]/g, ',').replace(/^\{/, '(').slice(0, 250);
-    }
-    return '';
-  }
-
-  function patternsOf(q) {
-    switch (q.kind) {
-      case 'single':
-      case 'multiple':
-        return [q.choices.filter(function (c) { return c.correct; })
-          .map(function (c) { return c.id; }).join(V2004 ? '[,]' : ',')];
-      case 'truefalse': return [V2004 ? String(q.answer) : (q.answer ? 't' : 'f')];
-      case 'numeric': return [V2004 ? decimal(q.min) + '[:]' + decimal(q.max) : decimal(q.answer)];
-      case 'text':
-        return q.accept.slice(0, 5).map(function (s) { return V2004 ? '{case_matters=false}' + s : s; });
-    }
-    return [];
-  }
+  /* ---- Reporting to the LMS ---- */
 
   function report(q, when) {
     if (!lms.live || state.reported[q.id] || !answered(q)) return;
-    var n = parseInt(lms.get('cmi.interactions._count'), 10) || 0;
-    var p = 'cmi.interactions.' + n + '.';
-    var ok = isCorrect(q);
     var start = touchStart[q.id] !== undefined ? touchStart[q.id] : started;
-    lms.set(p + 'id', q.id);
-    lms.set(p + 'type', TYPES[q.kind]);
-    lms.set(p + (V2004 ? 'timestamp' : 'time'), stamp(when));
-    lms.set(p + 'weighting', q.points);
-    lms.set(p + (V2004 ? 'learner_response' : 'student_response'), responseOf(q));
-    patternsOf(q).forEach(function (pat, i) { lms.set(p + 'correct_responses.' + i + '.pattern', pat); });
-    lms.set(p + 'result', ok ? 'correct' : (V2004 ? 'incorrect' : 'wrong'));
-    lms.set(p + 'latency', span(Math.max(0, when - start)));
+    lms.interaction({
+      q: q, answer: state.answers[q.id], number: parseNumber(state.answers[q.id]),
+      correct: isCorrect(q), when: when, latency: Math.max(0, when - start)
+    });
     state.reported[q.id] = true;
   }
 
   function setStatus() {
-    if (!lms.live) return;
-    if (state.done) {
-      var raw = state.score, pass = raw >= mastery;
-      if (V2004) {
-        lms.set('cmi.score.scaled', Math.round(raw * 100) / 10000);
-        lms.set('cmi.score.raw', raw);
-        lms.set('cmi.score.min', 0);
-        lms.set('cmi.score.max', 100);
-        lms.set('cmi.completion_status', 'completed');
-        lms.set('cmi.success_status', pass ? 'passed' : 'failed');
-      } else {
-        lms.set('cmi.core.score.raw', raw);
-        lms.set('cmi.core.score.min', 0);
-        lms.set('cmi.core.score.max', 100);
-        lms.set('cmi.core.lesson_status', pass ? 'passed' : 'failed');
-      }
-    } else if (V2004) {
-      lms.set('cmi.completion_status', 'incomplete');
-    } else {
-      lms.set('cmi.core.lesson_status', 'incomplete');
-    }
+    if (lms.live) lms.status(state.done, state.score, state.score >= mastery);
   }
 
   function leave() {
     if (!lms.live) return;
     save();
-    var secs = Date.now() - started;
-    if (V2004) {
-      lms.set('cmi.session_time', span(secs));
-      lms.set('cmi.exit', state.done ? 'normal' : 'suspend');
-    } else {
-      lms.set('cmi.core.session_time', span(secs));
-      lms.set('cmi.core.exit', state.done ? '' : 'suspend');
-    }
-    lms.commit();
-    lms.finish();
+    lms.end(state.done, Date.now() - started);
   }
 
   /* ---- Actions ---- */
@@ -707,19 +542,18 @@
 
   function start() {
     if (!DATA || !DATA.questions) return;
-    var live = lms.init();
+    lms = QuizScorm.connect(DATA.scorm);
     var learner = '';
-    if (live) {
-      readMastery();
-      learner = V2004 ? lms.get('cmi.learner_id') : lms.get('cmi.core.student_id');
-      /* 2004 leaves suspend_data uninitialized (error 403) unless resuming. */
-      var entry = V2004 ? lms.get('cmi.entry') : lms.get('cmi.core.entry');
-      var sd = !V2004 || entry === 'resume' ? lms.get('cmi.suspend_data') : '';
+    if (lms.live) {
+      var m = lms.mastery();
+      if (!isNaN(m)) mastery = m;
+      learner = lms.learnerId();
+      var sd = lms.suspended();
       if (sd) restore(sd);
     }
     if (!state.seed) state.seed = learner ? hash(DATA.id + '\n' + learner) : (Math.random() * 4294967296) >>> 0;
     if (state.done) state.score = totals();
-    if (live && !state.done) {
+    if (lms.live && !state.done) {
       setStatus();
       save();
       lms.commit();
@@ -728,9 +562,6 @@
     window.addEventListener('pagehide', leave);
     window.addEventListener('beforeunload', leave);
   }
-
-  /* For the tests and for the curious: the state, read-only by convention. */
-  window.quizPlayer = { state: state, lms: lms, finish: finish };
 
   start();
 })();

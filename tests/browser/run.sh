@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/browser/run.sh BUILD — build SCORM packages with BUILD/quizc and take
-# them in headless chromium (tests/browser/player.test.js, node's test runner).
+# them in headless chromium (tests/browser/player.test.js; formats.test.js checks
+# scorm.js's formats without a browser), with node's test runner.
 # Prints "browser: N passed, N failed" for scripts/run-tests.sh.
 set -u
 B=${1:-build}
@@ -32,7 +33,7 @@ pack hostile $D/hostile.qz
 pack silent $D/silent.qz
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/player.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/player.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

@@ -213,7 +213,7 @@ Test(manifest, the_package_carries_the_player_course_xml_and_quiz_data)
 {
     package(BILINGUAL, SCORM_12);
     static const char *const want[] = { "course.xml", "imsmanifest.xml", "index.html", "player.css",
-                                        "player.js", SCORM_DATA_FILE };
+                                        "player.js", "scorm.js", SCORM_DATA_FILE };
     cr_assert_eq(files.files.n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         cr_assert_not_null(find(want[i]), "%s is in the package", want[i]);
@@ -231,6 +231,7 @@ Test(manifest, the_package_carries_the_player_course_xml_and_quiz_data)
     char *html = xstrndup((const char *)f->body.data, f->body.len);
     cr_assert(strstr(html, "src=\"" SCORM_DATA_FILE "\""));
     cr_assert(strstr(html, "src=\"player.js\""));
+    cr_assert(strstr(html, "src=\"scorm.js\""));
     cr_assert(strstr(html, "href=\"player.css\""));
     cr_assert_null(strstr(html, "http:"), "no network");
     cr_assert_null(strstr(html, "https:"), "no network");
@@ -240,7 +241,7 @@ Test(manifest, the_package_carries_the_player_course_xml_and_quiz_data)
 /* The compiled-in player is the one in compiler/player/, byte for byte. */
 Test(manifest, the_compiled_in_player_matches_its_sources)
 {
-    cr_assert_geq(scorm_player_count, 3);
+    cr_assert_geq(scorm_player_count, 4);
     for (size_t i = 0; i < scorm_player_count; i++) {
         char *path = xasprintf("compiler/player/%s", scorm_player[i].name);
         size_t len;
