@@ -19,3 +19,13 @@ $(eval $(call criterion_test,labs/allreduce,tests/labs/test_allreduce.c,$(call o
 VERIFY_TEST_OBJS := $(call obj,runtime/verify.c runtime/labs.c $(sort $(wildcard labs/*/*.c))) \
                     $(BUILD)/obj/gen/labs_table.o $(RUNTIME_OBJS) $(LIBQZ)
 $(eval $(call criterion_test,runtime/verify,tests/runtime/test_verify.c,$(VERIFY_TEST_OBJS),$(RUNTIME_LIBS)))
+
+# The seed quiz's claims, on the cpu backend (run-tests.sh runs steps without arguments).
+$(BUILD)/tests/verify-seed.sh: mk/verify.mk
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\n# every lab claim of the seed quiz, on the cpu backend\nexec %s --verify quizzes/paralelisme.qz\n' \
+	    $(LABRUN) > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/verify-seed.sh
+check: $(BUILD)/tests/verify-seed.sh $(LABRUN)
