@@ -5,6 +5,7 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,7 +49,9 @@ const struct source *diag_read_source(struct diag *d, const char *path, const st
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {
-        diag_error(d, at, "cannot read '%s': %s", path, strerror(errno));
+        int err = errno;
+        diag_error(d, at, "cannot read '%s': %s", path,
+                   err == EINVAL ? "not a regular file" : strerror(err));
         return NULL;
     }
     return diag_add_source(d, path, text, len);
@@ -73,39 +76,62 @@ static void line_bounds(const struct source *s, size_t off, size_t *start, size_
     *end = b;
 }
 
+/* A source line longer than this many characters is shown as a window around the span. */
+#define SHOW_MAX 160
+#define SHOW_LEAD 60        /* characters kept before the span in such a window */
+
 /*
  * Print the source line (tabs expanded, bytes that are not valid UTF-8 or are
  * control characters shown as '?') and return, through *caret_at and
- * *caret_len, the display columns of characters col..end_col.
+ * *caret_len, the display columns of characters col..end_col.  Of a very long
+ * line (a pasted blob) only SHOW_MAX characters around col are printed, with
+ * "..." where it was cut.
  */
 static void show_line(FILE *out, const char *p, size_t n, int col, int end_col,
                       int *caret_at, int *caret_len)
 {
     int ch = 1, disp = 0, first = -1, last = -1;
+    int lo = 1, hi = INT_MAX;
+    if (utf8_width(p, n) > SHOW_MAX) {
+        lo = col > SHOW_LEAD ? col - SHOW_LEAD : 1;
+        hi = lo + SHOW_MAX - 1;
+    }
     fputs("    ", out);
+    if (lo > 1) {
+        fputs("...", out);
+        disp = 3;
+    }
     size_t i = 0;
-    while (i < n) {
-        size_t bad = utf8_check(p + i, n - i);
+    while (i < n && ch <= hi) {
+        /* Only this character is checked: the rest of a long line is not rescanned each time. */
+        size_t bad = utf8_check(p + i, n - i < 4 ? n - i : 4);
         size_t clen = 1;
         unsigned char c = (unsigned char)p[i];
-        if (ch == col) first = disp;
-        if (bad == 0) {
-            fputc('?', out);
-            disp++;
-        } else if (c == '\t') {
-            int to = (disp / 8 + 1) * 8;
-            while (disp < to) { fputc(' ', out); disp++; }
-        } else if (c < 0x20 || c == 0x7F) {
-            fputc('?', out);
-            disp++;
-        } else {
+        if (bad != 0 && c >= 0x80)
             while (i + clen < n && ((unsigned char)p[i + clen] & 0xC0) == 0x80) clen++;
-            fwrite(p + i, 1, clen, out);
-            disp++;
+        if (ch >= lo) {
+            if (ch == col) first = disp;
+            if (bad == 0) {
+                fputc('?', out);
+                disp++;
+            } else if (c == '\t') {
+                int to = (disp / 8 + 1) * 8;
+                while (disp < to) { fputc(' ', out); disp++; }
+            } else if (c < 0x20 || c == 0x7F) {
+                fputc('?', out);
+                disp++;
+            } else {
+                fwrite(p + i, 1, clen, out);
+                disp++;
+            }
+            if (ch == end_col) last = disp;
         }
-        if (ch == end_col) last = disp;
         i += clen;
         ch++;
+    }
+    if (i < n) {
+        if (last < 0 && end_col > hi) last = disp;   /* the span runs past the window */
+        fputs("...", out);
     }
     fputc('\n', out);
     if (first < 0) first = disp;            /* the span starts at the line's end */

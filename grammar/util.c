@@ -7,7 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -64,13 +66,32 @@ char *xasprintf(const char *fmt, ...)
 
 char *read_file(const char *path, size_t *len)
 {
+    /*
+     * Opened without blocking and checked before reading: a pipe would wait
+     * for a writer forever, and a device such as /dev/zero never ends.
+     */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL;
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        errno = EISDIR;
+    int err = 0;
+    if (fstat(fd, &st) != 0)
+        err = errno;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        err = EINVAL;
+    if (err) {
+        close(fd);
+        errno = err;
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        err = errno;
+        close(fd);
+        errno = err;
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = xmalloc(cap);
     for (;;) {
@@ -79,7 +100,7 @@ char *read_file(const char *path, size_t *len)
         n += got;
         if (got == 0) break;
     }
-    int err = ferror(f) ? errno : 0;
+    err = ferror(f) ? errno : 0;
     fclose(f);
     if (err) {
         free(buf);

@@ -17,7 +17,8 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Read a whole file into a new NUL-terminated buffer; *len gets its size.
- * Returns NULL and sets errno on failure (a folder gives EISDIR).
+ * Returns NULL and sets errno on failure (a folder gives EISDIR; a pipe, a
+ * device or a socket, which could block or never end, gives EINVAL).
  */
 char *read_file(const char *path, size_t *len);
 
