@@ -229,9 +229,7 @@ static void child_run(const struct group *g, const struct backend *b, FILE *out)
 {
     struct lab_report *rep = lab_report_new(g->def, g->params, b->name, lab_nranks(g->impl, g->params),
                                             timer_cores());
-    int rc = lab_run(g->impl, g->params, b, rep);
-    if (rc == 0)
-        lab_report_finish(rep);
+    int rc = lab_run(g->impl, g->params, b, rep);     /* lab_run finishes the report */
     fprintf(out, "rc %d\nchecks %d %d\n", rc, lab_report_checks(rep), lab_report_failed(rep));
     for (size_t i = 0; i < g->def->metrics.n; i++) {
         double x;
