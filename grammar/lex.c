@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,29 @@
 int qz_lex_raw(QZPSTYPE *lval, QZPLTYPE *lloc, void *scanner);
 
 /* ---- Positions ---------------------------------------------------------- */
+
+/*
+ * Bytes at s (n of them) before the first one that is not ASCII or is a line
+ * end.  Eight at a time: string literals are most of a file, and every byte
+ * of them passes through here.
+ */
+static size_t ascii_run(const char *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, lf, cr;
+        memcpy(&x, s + i, 8);
+        lf = x ^ (ones * '\n');
+        cr = x ^ (ones * '\r');
+        /* A byte of lf or cr is zero where s has that line end; (v - 1) & ~v sets its top bit. */
+        if ((x | ((lf - ones) & ~lf) | ((cr - ones) & ~cr)) & highs)
+            break;
+    }
+    while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\n' && s[i] != '\r')
+        i++;
+    return i;
+}
 
 /* Bytes in the UTF-8 character at s (n bytes left), or 0 when it is not valid UTF-8. */
 static size_t char_len(const char *s, size_t n)
@@ -42,6 +66,16 @@ void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t
     size_t i = 0;
     while (i < n) {
         char c = s[i];
+        if ((unsigned char)c < 0x80 && c != '\n' && c != '\r') {
+            /* A run of ASCII, one column a byte: most of every file, so no per-byte UTF-8 check. */
+            size_t j = i + 1 + ascii_run(s + i + 1, n - i - 1);
+            p->after_cr = false;
+            loc->end_line = p->line;
+            p->col += (int)(j - i);
+            loc->end_col = p->col - 1;
+            i = j;
+            continue;
+        }
         if (c == '\n') {
             if (!p->after_cr) { p->line++; p->col = 1; }
             p->after_cr = false;
