@@ -5,15 +5,15 @@
 LABRUN_SRCS := $(filter-out runtime/verify.c,$(LABRUN_SRCS)) runtime/verify.c
 
 # Lab tests link the lab's own objects, the runtime and libqz (manifests).
-LABTEST_OBJS := $(call obj,tests/labs/lab_support.c) $(RUNTIME_OBJS) $(LIBQZ)
+LABSUPPORT_OBJS := $(call obj,tests/labs/lab_support.c) $(RUNTIME_OBJS) $(LIBQZ)
 
 $(call obj,tests/labs/test_memory.c): CPPFLAGS += -Ilabs/memory
 $(call obj,tests/labs/test_allreduce.c): CPPFLAGS += -Ilabs/allreduce
 $(call obj,tests/labs/lab_support.c tests/labs/test_memory.c tests/labs/test_activations.c tests/labs/test_allreduce.c): CPPFLAGS += -Itests/labs
 
-$(eval $(call criterion_test,labs/memory,tests/labs/test_memory.c,$(call obj,labs/memory/mem_model.c labs/memory/memory.c) $(LABTEST_OBJS),$(RUNTIME_LIBS)))
-$(eval $(call criterion_test,labs/activations,tests/labs/test_activations.c,$(call obj,labs/activations/activations.c) $(LABTEST_OBJS),$(RUNTIME_LIBS)))
-$(eval $(call criterion_test,labs/allreduce,tests/labs/test_allreduce.c,$(call obj,labs/allreduce/ar_model.c labs/allreduce/allreduce.c) $(LABTEST_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,labs/memory,tests/labs/test_memory.c,$(call obj,labs/memory/mem_model.c labs/memory/memory.c) $(LABSUPPORT_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,labs/activations,tests/labs/test_activations.c,$(call obj,labs/activations/activations.c) $(LABSUPPORT_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,labs/allreduce,tests/labs/test_allreduce.c,$(call obj,labs/allreduce/ar_model.c labs/allreduce/allreduce.c) $(LABSUPPORT_OBJS),$(RUNTIME_LIBS)))
 
 # --verify runs the real labs: link every lab and the generated table, as labrun does.
 VERIFY_TEST_OBJS := $(call obj,runtime/verify.c runtime/labs.c $(sort $(wildcard labs/*/*.c))) \

@@ -34,6 +34,14 @@ const char *mem_model_invalid(const struct mem_model *m)
     return NULL;
 }
 
+int mem_recompute_parse(const char *s, enum mem_recompute *r)
+{
+    if (strcmp(s, "none") == 0) { *r = MEM_RECOMPUTE_NONE; return 0; }
+    if (strcmp(s, "selective") == 0) { *r = MEM_RECOMPUTE_SELECTIVE; return 0; }
+    if (strcmp(s, "full") == 0) { *r = MEM_RECOMPUTE_FULL; return 0; }
+    return -1;
+}
+
 const char *mem_dtype_name(enum mem_dtype t)
 {
     switch (t) {
@@ -90,6 +98,9 @@ uint64_t mem_layer_params(const struct mem_model *m)
  *   split by t: Q, K, V, the attention-output GEMM's input, the MLP's 4h
  *     GEMM output and GeLU output (12 x sbh elements); softmax output and
  *     attention dropout output (2 x as^2b elements) and its mask (as^2b bytes).
+ * Selective recomputation (Korthikanti et al.) recomputes the attention
+ * scores in backward, so the as^2b tensors are not kept; full recomputation
+ * keeps only the layer's input and runs the layer's forward again.
  */
 uint64_t mem_layer_activations(const struct mem_model *m)
 {
@@ -97,6 +108,14 @@ uint64_t mem_layer_activations(const struct mem_model *m)
     uint64_t s = (uint64_t)m->seq, b = (uint64_t)m->micro_batch, h = (uint64_t)m->hidden;
     uint64_t a = (uint64_t)m->heads, t = (uint64_t)m->tp;
     uint64_t sbh = s * b * h;
+    switch (m->recompute) {
+    case MEM_RECOMPUTE_FULL:
+        return e * sbh;
+    case MEM_RECOMPUTE_SELECTIVE:
+        return sbh * (4 * e + 2) + 12 * e * sbh / t;
+    case MEM_RECOMPUTE_NONE:
+        break;
+    }
     return sbh * (4 * e + 2) + 12 * e * sbh / t + (2 * e + 1) * a * s * s * b / t;
 }
 

@@ -18,6 +18,13 @@ enum mem_dtype {
     MEM_FP32,
 };
 
+/* What the backward pass recomputes instead of keeping. */
+enum mem_recompute {
+    MEM_RECOMPUTE_NONE,         /* keep every activation */
+    MEM_RECOMPUTE_SELECTIVE,    /* recompute the attention scores (the as^2b terms) */
+    MEM_RECOMPUTE_FULL,         /* keep only each layer's input, recompute the rest */
+};
+
 /* A GPT-style transformer and how it is split and scheduled. */
 struct mem_model {
     long layers;            /* transformer layers L */
@@ -30,6 +37,7 @@ struct mem_model {
     long tp;                /* tensor-parallel ranks t (split inside each layer) */
     long pp;                /* pipeline stages p (a contiguous group of layers each) */
     long microbatches;      /* micro-batches per step m (1F1B schedule) */
+    enum mem_recompute recompute;   /* activation recomputation (zero: none) */
 };
 
 /* Bytes per parameter for each kind of state. */
@@ -55,6 +63,9 @@ struct mem_rank {
 /* NULL when m is consistent, else why not (t must divide h and a, a must divide h, ...). */
 const char *mem_model_invalid(const struct mem_model *m);
 
+/* "none", "selective", "full"; and the reverse (-1 for an unknown name). */
+int mem_recompute_parse(const char *s, enum mem_recompute *r);
+
 /* "fp16", "bf16", "fp32"; and the reverse (-1 for an unknown name). */
 const char *mem_dtype_name(enum mem_dtype t);
 int mem_dtype_parse(const char *s, enum mem_dtype *t);
@@ -73,6 +84,7 @@ uint64_t mem_layer_params(const struct mem_model *m);
  * Bytes of activations one layer keeps for backward, per micro-batch, on one
  * tp rank: sbh(4e + 2) + 12e·sbh/t + (2e + 1)·a·s²·b/t with e the activation
  * element size; for e = 2 this is sbh(10 + 24/t + 5as/(ht)) (Korthikanti et al.).
+ * Selective recomputation drops the last term; full keeps e·sbh.
  */
 uint64_t mem_layer_activations(const struct mem_model *m);
 

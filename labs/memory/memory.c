@@ -34,6 +34,8 @@ static struct mem_model model_from(const struct lab_params *p)
     };
     if (mem_dtype_parse(lab_param_str(p, "dtype"), &m.dtype) != 0)
         m.dtype = MEM_BF16;
+    if (mem_recompute_parse(lab_param_str(p, "recompute"), &m.recompute) != 0)
+        m.recompute = MEM_RECOMPUTE_NONE;
     return m;
 }
 
@@ -124,7 +126,10 @@ static void alloc_layer_params(struct live *L, const struct mem_model *m)
 /*
  * What one layer keeps for its backward pass, per micro-batch.  `sbh` tensors
  * have s*b*h elements times mult, `ass` tensors a*s*s*b; split ones are
- * divided among the tp ranks; masks are one byte per element.
+ * divided among the tp ranks; masks are one byte per element.  `keep` is the
+ * strongest recomputation under which the tensor is still kept: the attention
+ * scores go with selective recomputation, everything but the layer's input
+ * with full.
  */
 enum act_shape { SBH, ASS };
 
@@ -134,22 +139,23 @@ static const struct act_tensor {
     int mult;
     bool split;     /* divided by tp */
     bool mask;      /* 1 byte per element */
+    enum mem_recompute keep;
 } act_inventory[] = {
-    { "layer-norm 1 input",          SBH, 1, false, false },
-    { "QKV GEMM input",              SBH, 1, false, false },
-    { "Q",                           SBH, 1, true,  false },
-    { "K",                           SBH, 1, true,  false },
-    { "softmax output",              ASS, 1, true,  false },
-    { "attention dropout mask",      ASS, 1, true,  true  },
-    { "attention dropout output",    ASS, 1, true,  false },
-    { "V",                           SBH, 1, true,  false },
-    { "attention-out GEMM input",    SBH, 1, true,  false },
-    { "attention residual mask",     SBH, 1, false, true  },
-    { "layer-norm 2 input",          SBH, 1, false, false },
-    { "MLP-up GEMM input",           SBH, 1, false, false },
-    { "GeLU input",                  SBH, 4, true,  false },
-    { "MLP-down GEMM input",         SBH, 4, true,  false },
-    { "MLP residual mask",           SBH, 1, false, true  },
+    { "layer-norm 1 input",          SBH, 1, false, false, MEM_RECOMPUTE_FULL },
+    { "QKV GEMM input",              SBH, 1, false, false, MEM_RECOMPUTE_SELECTIVE },
+    { "Q",                           SBH, 1, true,  false, MEM_RECOMPUTE_SELECTIVE },
+    { "K",                           SBH, 1, true,  false, MEM_RECOMPUTE_SELECTIVE },
+    { "softmax output",              ASS, 1, true,  false, MEM_RECOMPUTE_NONE },
+    { "attention dropout mask",      ASS, 1, true,  true,  MEM_RECOMPUTE_NONE },
+    { "attention dropout output",    ASS, 1, true,  false, MEM_RECOMPUTE_NONE },
+    { "V",                           SBH, 1, true,  false, MEM_RECOMPUTE_SELECTIVE },
+    { "attention-out GEMM input",    SBH, 1, true,  false, MEM_RECOMPUTE_SELECTIVE },
+    { "attention residual mask",     SBH, 1, false, true,  MEM_RECOMPUTE_SELECTIVE },
+    { "layer-norm 2 input",          SBH, 1, false, false, MEM_RECOMPUTE_SELECTIVE },
+    { "MLP-up GEMM input",           SBH, 1, false, false, MEM_RECOMPUTE_SELECTIVE },
+    { "GeLU input",                  SBH, 4, true,  false, MEM_RECOMPUTE_SELECTIVE },
+    { "MLP-down GEMM input",         SBH, 4, true,  false, MEM_RECOMPUTE_SELECTIVE },
+    { "MLP residual mask",           SBH, 1, false, true,  MEM_RECOMPUTE_SELECTIVE },
 };
 // end snippet
 
@@ -174,6 +180,8 @@ static void **forward_alloc(struct live *L, const struct mem_model *m, long laye
     }
     for (long l = 0; l < layers; l++)
         for (size_t i = 0; i < per; i++) {
+            if (act_inventory[i].keep < m->recompute)
+                continue;   /* recomputed in backward, not kept */
             held[(size_t)l * per + i] = dev_alloc(L->dev, (size_t)act_bytes(m, &act_inventory[i]),
                                                   "activations");
             if (!held[(size_t)l * per + i])
@@ -406,7 +414,8 @@ static int memory_run(struct lab_ctx *c)
              bpp.weights + bpp.grads + bpp.optimizer);
     lab_note(c, "Live model: %ld layers, hidden %ld, %ld heads, seq %ld, vocab %ld, same tp, pp, micro-batches and dtype.",
              s.layers, s.hidden, s.heads, s.seq, s.vocab);
-    lab_note(c, "Activations are counted without recomputation or sequence parallelism; embedding and loss activations are left out.");
+    lab_note(c, "Activations: recomputation %s, no sequence parallelism; embedding and loss activations are left out.",
+             lab_param_str(c->params, "recompute"));
     free(all);
     return live_rc;
 }

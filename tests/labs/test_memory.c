@@ -67,6 +67,19 @@ Test(accounting, activations_per_layer_follow_korthikanti_for_16_bit_types)
     cr_assert_eq(mem_layer_activations(&m), 16777216ULL * 114);    /* 34 + 5*64*2048/8192 = 34 + 80 */
 }
 
+Test(accounting, selective_recomputation_drops_the_attention_scores_and_full_keeps_the_input)
+{
+    struct mem_model m = big();
+    m.recompute = MEM_RECOMPUTE_SELECTIVE;
+    cr_assert_eq(mem_layer_activations(&m), 16777216ULL * 13);     /* 10 + 24/8 */
+    m.recompute = MEM_RECOMPUTE_FULL;
+    cr_assert_eq(mem_layer_activations(&m), 16777216ULL * 2);      /* the bf16 layer input */
+    enum mem_recompute r;
+    cr_assert_eq(mem_recompute_parse("selective", &r), 0);
+    cr_assert_eq(r, MEM_RECOMPUTE_SELECTIVE);
+    cr_assert_eq(mem_recompute_parse("some", &r), -1);
+}
+
 Test(accounting, fp32_activations_take_four_bytes_and_masks_one)
 {
     /* s=4, b=1, h=8, a=2, t=2: sbh(4*4+2) + 12*4*sbh/t + (2*4+1)*a*s^2*b/t = 576 + 768 + 144. */
@@ -152,6 +165,21 @@ Test(lab, a_device_that_holds_one_rank_but_not_the_whole_model_is_reported_so)
     cr_assert_float_eq(labtest_metric(&t, "max_rank_gib") * GIB, 1620992.0, 1e-3);
     cr_assert_eq(labtest_metric(&t, "fits_single"), 0.0);
     cr_assert_eq(labtest_metric(&t, "fits"), 1.0);
+    labtest_free(&t);
+}
+
+Test(lab, the_live_step_follows_the_recomputation_setting)
+{
+    static const char *const args[] = {
+        "layers=4", "hidden=64", "heads=4", "seq=64", "vocab=201", "tp=2", "pp=2",
+        "microbatches=3", "recompute=full", NULL
+    };
+    struct labtest t;
+    labtest_run(&t, &lab_memory, args);
+    cr_assert_eq(t.rc, 0);
+    cr_assert_eq(lab_report_failed(t.rep), 0);
+    /* Stage 0 keeps only each layer's 64 x 64 bf16 input: 60928 x 18 + 2 x 2 x 8192 bytes. */
+    cr_assert_float_eq(labtest_metric(&t, "live_peak_mib") * MIB, 60928.0 * 18 + 4 * 8192, 1e-6);
     labtest_free(&t);
 }
 
