@@ -6,6 +6,7 @@
  * independent problem.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ struct checker {
     struct diag *d;
     const struct ast_quiz *quiz;    /* NULL when the file held no quiz */
     int errors_before;
+    bool partial;                   /* the question being checked had a syntax error */
 };
 
 /* A number as an author wrote it: 75, 0.5, 1e-09. */
@@ -98,9 +100,9 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
 
 /* ---- Quiz header -------------------------------------------------------- */
 
-static void check_header(struct checker *k, const struct ast_quiz *q)
+static void check_header(struct checker *k, const struct ast_quiz *q, bool partial)
 {
-    if (!q->title)
+    if (!q->title && !partial)
         diag_error(k->d, has_loc(&q->id_loc) ? &q->id_loc : &q->loc, "quiz '%s' has no title (add `title \"...\"`)",
                    q->id ? q->id : "");
     check_text(k, q->title, "title");
@@ -133,7 +135,7 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         check_text(k, ch->text, "choice");
         check_text(k, ch->because, "feedback after 'because'");
     }
-    if (n < 2)
+    if (n < 2 && !k->partial)
         diag_error(k->d, &q->id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
     if (n > CHECK_MAX_CHOICES) {
         diag_error(k->d, &q->id_loc,
@@ -144,7 +146,8 @@ static void check_choices(struct checker *k, const struct ast_question *q)
 
     if (q->kind == Q_SINGLE && ncorrect != 1) {
         if (ncorrect == 0) {
-            diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has none", q->id);
+            if (!k->partial)
+                diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has none", q->id);
         } else {
             diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has %zu "
                        "(use `multiple` for several)", q->id, ncorrect);
@@ -153,7 +156,7 @@ static void check_choices(struct checker *k, const struct ast_question *q)
                     diag_note(k->d, &q->choices.items[i].loc, "a correct choice");
         }
     }
-    if (q->kind == Q_MULTIPLE && ncorrect == 0 && n > 0)
+    if (q->kind == Q_MULTIPLE && ncorrect == 0 && n > 0 && !k->partial)
         diag_error(k->d, &q->id_loc, "multiple question '%s' needs at least one correct choice, has none", q->id);
 }
 
@@ -162,7 +165,8 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
     const struct ast_numeric *a = &q->numeric;
     char b1[32], b2[32];
     if (!q->has_answer) {
-        diag_error(k->d, &q->id_loc, "numeric question '%s' has no answer (add `answer 42`, "
+        if (!k->partial)
+            diag_error(k->d, &q->id_loc, "numeric question '%s' has no answer (add `answer 42`, "
                    "`answer 0.27 within 0.01` or `answer 0.26..0.29`)", q->id);
         return;
     }
@@ -180,7 +184,7 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
 static void check_question(struct checker *k, const struct ast_question *q)
 {
     const char *kind = ast_qkind_name(q->kind);
-    if (!q->prompt)
+    if (!q->prompt && !k->partial)
         diag_error(k->d, &q->id_loc, "%s question '%s' has no prompt (add `prompt \"...\"`)", kind, q->id);
     check_text(k, q->prompt, "prompt");
     check_text(k, q->explain, "explanation");
@@ -197,7 +201,7 @@ static void check_question(struct checker *k, const struct ast_question *q)
         check_choices(k, q);
         break;
     case Q_TRUEFALSE:
-        if (!q->has_answer)
+        if (!q->has_answer && !k->partial)
             diag_error(k->d, &q->id_loc, "truefalse question '%s' has no answer (add `answer true` or `answer false`)",
                        q->id);
         break;
@@ -205,7 +209,7 @@ static void check_question(struct checker *k, const struct ast_question *q)
         check_numeric(k, q);
         break;
     case Q_TEXT:
-        if (q->accept.n == 0)
+        if (q->accept.n == 0 && !k->partial)
             diag_error(k->d, &q->id_loc, "text question '%s' accepts no answer (add `accept \"...\"`)", q->id);
         for (size_t i = 0; i < q->accept.n; i++) {
             const struct ast_tr *a = &q->accept.items[i];
@@ -265,12 +269,69 @@ static size_t *first_with_id(const struct qz_course *c)
     return first;
 }
 
+/* ---- Questions a syntax error has already been reported in ------------- */
+
+struct place {
+    const struct source *src;
+    size_t off;
+    size_t idx;             /* question index (for question starts) */
+};
+
+static int by_place(const void *a, const void *b)
+{
+    const struct place *x = a, *y = b;
+    uintptr_t sx = (uintptr_t)x->src, sy = (uintptr_t)y->src;
+    if (sx != sy)
+        return sx < sy ? -1 : 1;
+    return (x->off > y->off) - (x->off < y->off);
+}
+
+/*
+ * For each question, whether one of the errors lies between its keyword and
+ * the next question of the same file.  Sorting both lists keeps a bank of
+ * many questions with many errors from comparing every pair.
+ */
+static bool *mark_partial(const struct qz_course *c, const struct src_loc *errors, size_t nerrors)
+{
+    size_t n = c->questions.n;
+    bool *partial = xcalloc(n ? n : 1, sizeof *partial);
+    if (nerrors == 0 || n == 0)
+        return partial;
+    struct place *qs = xmalloc(n * sizeof *qs), *es = xmalloc(nerrors * sizeof *es);
+    for (size_t i = 0; i < n; i++)
+        qs[i] = (struct place){ c->questions.items[i]->loc.src, c->questions.items[i]->loc.off, i };
+    for (size_t i = 0; i < nerrors; i++)
+        es[i] = (struct place){ errors[i].src, errors[i].off, 0 };
+    qsort(qs, n, sizeof *qs, by_place);
+    qsort(es, nerrors, sizeof *es, by_place);
+    size_t e = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool last = i + 1 == n || qs[i + 1].src != qs[i].src;
+        /* First error at or after this question's start. */
+        while (e < nerrors && by_place(&es[e], &qs[i]) < 0)
+            e++;
+        partial[qs[i].idx] = e < nerrors && es[e].src == qs[i].src && (last || es[e].off < qs[i + 1].off);
+    }
+    free(qs);
+    free(es);
+    return partial;
+}
+
 bool check_course(struct diag *d, const struct qz_course *c)
 {
+    return check_course_after(d, c, NULL, 0);
+}
+
+bool check_course_after(struct diag *d, const struct qz_course *c, const struct src_loc *errors, size_t nerrors)
+{
     struct checker k = { .d = d, .quiz = c->quiz, .errors_before = diag_errors(d) };
+    bool *partial = mark_partial(c, errors, nerrors);
+    bool root_errors = false;
+    for (size_t i = 0; i < nerrors && c->root; i++)
+        root_errors |= errors[i].src == c->root->src;
     if (c->quiz) {
-        check_header(&k, c->quiz);
-        if (c->questions.n == 0)
+        check_header(&k, c->quiz, root_errors);
+        if (c->questions.n == 0 && !root_errors)
             diag_warning(d, &c->quiz->id_loc, "quiz '%s' has no questions", c->quiz->id ? c->quiz->id : "");
     } else if (c->root && c->root->src && diag_errors(d) == 0) {
         struct src_loc top = { .src = c->root->src, .line = 1, .col = 1, .end_line = 1, .end_col = 1 };
@@ -279,8 +340,10 @@ bool check_course(struct diag *d, const struct qz_course *c)
     size_t *first = first_with_id(c);
     for (size_t i = 0; i < c->questions.n; i++) {
         check_id(&k, c, i, first);
+        k.partial = partial[i];
         check_question(&k, c->questions.items[i]);
     }
     free(first);
+    free(partial);
     return diag_errors(d) == k.errors_before;
 }

@@ -202,6 +202,18 @@ static int write_package(struct diag *d, const struct qz_course *c, const struct
 #endif
 }
 
+/* Where reading the quiz reported errors, so the checks do not report them again as absences. */
+struct error_log {
+    VEC(struct src_loc) locs;
+};
+
+static void log_error(void *ctx, enum diag_level level, const struct src_loc *loc, const char *msg)
+{
+    struct error_log *log = ctx;
+    if (level == DIAG_ERROR && loc && loc->src)
+        VEC_PUSH(log->locs, *loc);
+}
+
 int main(int argc, char **argv)
 {
     struct options o = { .emit = { .scorm = SCORM_12 } };
@@ -213,9 +225,14 @@ int main(int argc, char **argv)
     add_default_labpath(&o);
 
     struct diag *d = diag_new(stderr);
+    struct error_log log = { 0 };
+    d->hook = log_error;
+    d->hook_ctx = &log;
     struct qz_course *c = qz_load(d, o.input, &o.labpath);
+    d->hook = NULL;
     if (c)
-        check_course(d, c);
+        check_course_after(d, c, log.locs.items, log.locs.n);
+    VEC_FREE(log.locs);
 
     if (c && diag_errors(d) == 0 && !o.check_only) {
         enum out_kind kind = o.dir ? OUT_DIR : o.output && ends_with(o.output, ".zip") ? OUT_ZIP : OUT_XML;

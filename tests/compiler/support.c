@@ -19,6 +19,7 @@ static void record(void *ctx, enum diag_level level, const struct src_loc *loc, 
         .line = loc ? loc->line : 0,
         .col = loc ? loc->col : 0,
         .msg = xstrdup(msg),
+        .loc = loc ? *loc : (struct src_loc){ 0 },
     };
     VEC_PUSH(c->recs, r);
 }

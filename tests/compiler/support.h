@@ -17,6 +17,7 @@ struct rec {
     char *file;             /* the source's path, or NULL for a location-less message */
     int line, col;
     char *msg;
+    struct src_loc loc;     /* the location as reported (its source lives as long as the diag) */
 };
 
 struct capture {

@@ -325,3 +325,33 @@ Test(check, a_quiz_without_questions_gets_a_warning)
     cr_expect_eq(capture_count(cap, DIAG_ERROR), 0);
     assert_diag(DIAG_WARNING, 0, 1, 6, "quiz 'empty' has no questions");
 }
+
+Test(check, a_mistyped_statement_is_not_reported_again_as_an_absence)
+{
+    course = capture_load_text(cap, "quiz.qz",
+                               "quiz typo {\n"
+                               "    title \"T\"\n"
+                               "    truefalse q1 { promt \"P\" answer true }\n"
+                               "    truefalse q2 { prompt \"P\" }\n"
+                               "}\n");
+    cr_assert_not_null(course);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "the parser reports the typo:%s", capture_dump(cap));
+    struct src_loc seen = capture_nth(cap, DIAG_ERROR, 0)->loc;
+    cr_expect_not(check_course_after(cap->d, course, &seen, 1));
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 2, "got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 1, 4, 15, "truefalse question 'q2' has no answer (add `answer true` or `answer false`)");
+}
+
+Test(check, a_missing_title_is_not_reported_after_an_error_in_the_header)
+{
+    course = capture_load_text(cap, "quiz.qz",
+                               "quiz typo {\n"
+                               "    titel \"T\"\n"
+                               "    truefalse q1 { prompt \"P\" answer true }\n"
+                               "}\n");
+    cr_assert_not_null(course);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "the parser reports the typo:%s", capture_dump(cap));
+    struct src_loc seen = capture_nth(cap, DIAG_ERROR, 0)->loc;
+    check_course_after(cap->d, course, &seen, 1);
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
+}

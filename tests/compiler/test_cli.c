@@ -340,3 +340,14 @@ Test(cli, an_unknown_lab_exits_1_at_its_location)
     free(want);
     free(q);
 }
+
+Test(cli, a_mistyped_statement_is_one_error_not_two)
+{
+    char *q = in_dir("typo.qz");
+    spit(q, "quiz t {\n    title \"T\"\n    truefalse q1 { promt \"P\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, ":3:20: error: unknown statement 'promt'") != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n1 error generated.\n") != NULL, "stderr: %s", res.err);
+    free(q);
+}
