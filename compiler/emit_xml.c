@@ -18,6 +18,8 @@
 
 struct emitter {
     xmlTextWriterPtr w;
+    xmlBufferPtr inner_buf;     /* write_tr's writer and its buffer, made once and reused */
+    xmlTextWriterPtr inner;
     struct diag *d;
     const struct ast_quiz *quiz;
     bool failed;            /* a string could not be written; keep going to report every one */
@@ -201,7 +203,9 @@ static void write_md(xmlTextWriterPtr w, const struct md_doc *doc)
  * One <text> for a translation.  Its mixed content goes through a writer of
  * its own with indentation off: the outer writer would indent inside
  * paragraphs and so change the text.  The result is the writer's own
- * (escaped) output, spliced in whole.
+ * (escaped) output, spliced in whole.  That writer is made once per document
+ * and emptied after each use: a bank has millions of translations, and a new
+ * writer for each cost as much as writing them.
  */
 static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *what)
 {
@@ -211,12 +215,14 @@ static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *wha
     if (tr->lang)
         attr(e, "xml:lang", tr->lang);
     if (tr->doc.blocks.n > 0) {
-        xmlBufferPtr buf = xmlBufferCreate();
-        xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
-        write_md(w, &tr->doc);
-        xmlFreeTextWriter(w);   /* flushes into buf */
-        xmlTextWriterWriteRaw(e->w, xmlBufferContent(buf));
-        xmlBufferFree(buf);
+        if (!e->inner) {
+            e->inner_buf = xmlBufferCreate();
+            e->inner = xmlNewTextWriterMemory(e->inner_buf, 0);
+        }
+        write_md(e->inner, &tr->doc);
+        xmlTextWriterFlush(e->inner);
+        xmlTextWriterWriteRaw(e->w, xmlBufferContent(e->inner_buf));
+        xmlBufferEmpty(e->inner_buf);
     }
     end(e);
 }
@@ -459,6 +465,13 @@ static void write_question(struct emitter *e, const struct ast_question *q)
 
 /* ---- The document ------------------------------------------------------- */
 
+/* The writer's output goes straight into the caller's membuf: no second copy of the document. */
+static int to_membuf(void *ctx, const char *p, int n)
+{
+    membuf_append(ctx, p, (size_t)n);
+    return n;
+}
+
 int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d)
 {
     const struct ast_quiz *quiz = c->quiz;
@@ -466,8 +479,9 @@ int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *
         diag_error(d, NULL, "no quiz to write");
         return -1;
     }
-    xmlBufferPtr buf = xmlBufferCreate();
-    struct emitter e = { .w = xmlNewTextWriterMemory(buf, 0), .d = d, .quiz = quiz };
+    size_t start_len = out->len;
+    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(to_membuf, NULL, out, NULL);
+    struct emitter e = { .w = xmlNewTextWriter(ob), .d = d, .quiz = quiz };
     xmlTextWriterSetIndent(e.w, 1);
     xmlTextWriterSetIndentString(e.w, BAD_CAST "  ");
     xmlTextWriterStartDocument(e.w, "1.0", "UTF-8", NULL);
@@ -496,14 +510,21 @@ int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *
     end(&e);
     end(&e);
     int rc = xmlTextWriterEndDocument(e.w);
-    xmlFreeTextWriter(e.w);
+    xmlFreeTextWriter(e.w);     /* flushes into out, and frees ob */
+    if (e.inner) {
+        xmlFreeTextWriter(e.inner);
+        xmlBufferFree(e.inner_buf);
+    }
 
     if (rc < 0 && !e.failed) {
         diag_error(d, NULL, "cannot write the course document");
         e.failed = true;
     }
-    if (!e.failed)
-        membuf_append(out, xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
-    xmlBufferFree(buf);
+    if (e.failed) {
+        /* Nothing of a failed document stays in out. */
+        out->len = start_len;
+        if (out->data)
+            out->data[start_len] = '\0';
+    }
     return e.failed ? -1 : 0;
 }
