@@ -292,11 +292,15 @@ const struct ast_tr *ast_text_get(const struct ast_text *t, const char *lang);
 /* Parse the Markdown subset of raw into d (d is cleared first). */
 void md_parse(const char *raw, struct md_doc *d);
 
-/* Push x onto a VEC, growing it; aborts on out-of-memory. */
+/*
+ * Push x onto a VEC, growing it; aborts on out-of-memory.  Capacity starts at
+ * one and doubles: most vectors of a tree hold one or two items (a text's
+ * paragraphs, its languages), and a big bank has millions of them.
+ */
 #define VEC_PUSH(v, x)                                                        \
     do {                                                                      \
         if ((v).n == (v).cap) {                                               \
-            (v).cap = (v).cap ? 2 * (v).cap : 4;                              \
+            (v).cap = (v).cap ? 2 * (v).cap : 1;                              \
             (v).items = xrealloc((v).items, (v).cap * sizeof *(v).items);     \
         }                                                                     \
         (v).items[(v).n++] = (x);                                             \
