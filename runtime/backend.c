@@ -1,32 +1,26 @@
 /*
  * backend.c — the one table behind `--backend`.  A backend this build could
  * not include is listed with the reason, so asking for it says why.
- * (tag: backend-table — mk/gpu.mk and mk/mpi.mk define LABRUN_HAVE_CUDA and
- * LABRUN_HAVE_MPI when they build those backends.)
+ * (tag: backend-table.)  The stand-ins below are weak: when mk/gpu.mk or
+ * mk/mpi.mk builds a backend, its real definition (runtime/cuda/backend_cuda.c,
+ * runtime/mpi/backend_mpi.c) is linked into labrun and replaces the stand-in;
+ * programs that link the runtime without it (the unit tests) keep the stand-in.
  */
 #include <string.h>
 
 #include "backend.h"
 
-#ifdef LABRUN_HAVE_CUDA
-extern const struct backend backend_cuda;
-#else
-static const struct backend backend_cuda = {
+__attribute__((weak)) const struct backend backend_cuda = {
     .name = "cuda",
     .summary = "ranks on GPUs: cudaMalloc, cuBLAS, NCCL",
     .absent = "this labrun was built without the CUDA toolkit (nvcc was not found at build time)",
 };
-#endif
 
-#ifdef LABRUN_HAVE_MPI
-extern const struct backend backend_mpi;
-#else
-static const struct backend backend_mpi = {
+__attribute__((weak)) const struct backend backend_mpi = {
     .name = "mpi",
     .summary = "ranks are MPI processes started by mpirun or srun",
     .absent = "this labrun was built without MPI (mpicc was not found at build time)",
 };
-#endif
 
 const struct backend *const backend_table[] = {
     &backend_cpu,

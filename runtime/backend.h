@@ -35,6 +35,17 @@ struct backend {
     int (*launch)(int nranks, backend_body body, void *arg);
     /* Whether this process prints the report (MPI: world rank 0).  NULL: yes. */
     bool (*is_root)(void);
+    /*
+     * One line for the report on where the last launch put the ranks ("4 ranks
+     * share GPU 0 ..."), "" when there is nothing to say.  NULL: nothing.
+     */
+    const char *(*placement)(void);
+    /*
+     * `--device NAME` for a backend whose ranks can use more than one kind of
+     * device (mpi: cpu|cuda).  0, or -1 with the reason in why (usage error).
+     * NULL: the backend takes no --device.
+     */
+    int (*set_device)(const char *name, char *why, size_t n);
 };
 
 /* Every backend, built in or not, NULL-terminated; the first is the default. */
@@ -48,5 +59,9 @@ const char *backend_names(void);
 
 /* ---- The cpu backend (backend_cpu.c): a thread per rank, threads comm, cpu device ---- */
 extern const struct backend backend_cpu;
+
+/* runtime/cuda/backend_cuda.c and runtime/mpi/backend_mpi.c, or backend.c's stand-ins. */
+extern const struct backend backend_cuda;
+extern const struct backend backend_mpi;
 
 #endif

@@ -2,7 +2,7 @@
  * cli.c — labrun's command line: find the lab, read its manifest, take its
  * parameters, run it, print and write the report.
  *
- *     labrun LAB [--PARAM VALUE]... [--backend B] [--json FILE|-] [--trace FILE] [--svg FILE]
+ *     labrun LAB [--PARAM VALUE]... [--backend B] [--device D] [--json FILE|-] [--trace FILE] [--svg FILE]
  *     labrun LAB --help
  *     labrun --list
  *
@@ -36,6 +36,7 @@ static void usage(FILE *out)
             "\n"
             "options:\n"
             "  --backend %-14s where ranks run (default cpu)\n"
+            "  --device cpu|cuda        the ranks' device under --backend mpi (default cpu)\n"
             "  --json FILE|-            the report as JSON ('-': standard output)\n"
             "  --trace FILE             Chrome trace-event JSON (open in Perfetto)\n"
             "  --svg FILE               the timeline as a picture\n"
@@ -119,7 +120,7 @@ static int list_labs(const struct qz_labpath *lp)
 
 struct options {
     const char *lab;
-    const char *backend, *json, *trace, *svg;
+    const char *backend, *device, *json, *trace, *svg;
     bool help, list, quiet;
     VEC(char *) rest;           /* arguments left for the lab's parameters; borrowed */
 };
@@ -148,6 +149,8 @@ static int parse_options(int argc, char **argv, struct options *o, struct qz_lab
         bool missing = false;
         if ((v = opt_value("--backend", argc, argv, &i, &missing)))
             o->backend = v;
+        else if ((v = opt_value("--device", argc, argv, &i, &missing)))
+            o->device = v;
         else if ((v = opt_value("--json", argc, argv, &i, &missing)))
             o->json = v;
         else if ((v = opt_value("--trace", argc, argv, &i, &missing)))
@@ -244,6 +247,17 @@ int labrun_main(int argc, char **argv)
                 backend_names());
         goto done;
     }
+    if (o.device && !b->absent) {
+        char why[256] = "";
+        if (!b->set_device) {
+            fprintf(stderr, "labrun: error: --device: backend %s has no choice of device\n", b->name);
+            goto done;
+        }
+        if (b->set_device(o.device, why, sizeof why) < 0) {
+            fprintf(stderr, "labrun: error: --device %s: %s\n", o.device, why);
+            goto done;
+        }
+    }
     params = lab_params_new(def);
     int nrest = (int)o.rest.n;
     VEC_PUSH(o.rest, NULL);
@@ -270,7 +284,8 @@ int labrun_main(int argc, char **argv)
         if (write_outputs(&o, rep) < 0)
             rc = -1;
     }
-    status = rc < 0 || lab_report_failed(rep) ? 1 : 0;
+    /* Under MPI only the root's report holds the checks; the other ranks answer for their run. */
+    status = rc < 0 || (root && lab_report_failed(rep)) ? 1 : 0;
 done:
     lab_report_free(rep);
     lab_params_free(params);

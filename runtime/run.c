@@ -60,6 +60,10 @@ int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struc
     rep->nranks = n;
     rep->t0 = timer_wall();
     int rc = b->launch(n, rank_body, &a);
+    if (b->placement && b->placement()[0]) {
+        struct lab_ctx k = { .report = rep };
+        lab_note(&k, "%s", b->placement());
+    }
     lab_report_finish(rep);
     return rc < 0 ? -1 : 0;
 }

@@ -10,8 +10,8 @@
  *
  * NCCL's all-gather and reduce-scatter need equal blocks; the v-forms with
  * unequal counts become one broadcast or one reduce per block, fused in a
- * group.  Bytes are counted as the ring algorithm moves them (what the
- * nccl-tests bus bandwidth assumes); NCCL may pick another algorithm.
+ * group.  Bytes are counted as coll.c's ring would move them (ringcount.h):
+ * NCCL picks its own algorithm and its traffic is not visible from here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 #include "callcheck.h"
 #include "comm_cuda.h"
 #include "dev_cuda.h"
+#include "ringcount.h"
 #include "util.h"
 
 struct nccl_rank {
@@ -95,20 +96,15 @@ static int nc_barrier(struct comm *c)
     return finish(c);
 }
 
-/* Bytes a ring moves per rank for a reduce-scatter or all-gather of total bytes. */
-static uint64_t ring_bytes(const struct comm *c, size_t total)
-{
-    return c->size > 1 ? (uint64_t)total * (uint64_t)(c->size - 1) / (uint64_t)c->size : 0;
-}
-
 static int nc_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
 {
     if (count == 0)
         return 0;
     NCCL_CHECK(ncclAllReduce(buf, buf, count, nccl_type(t), ncclSum, rank_of(c)->nc,
                              stream_of(c)));
-    uint64_t b = 2 * ring_bytes(c, count * dtype_size(t));
-    comm_count(c, b, b);
+    uint64_t sent, recvd;
+    ringcount_allreduce(count, c->size, c->rank, dtype_size(t), &sent, &recvd);
+    comm_count(c, sent, recvd);
     return finish(c);
 }
 
@@ -120,20 +116,12 @@ static bool all_equal(const size_t *counts, int n)
     return true;
 }
 
-static size_t total_of(const size_t *counts, int n)
-{
-    size_t s = 0;
-    for (int r = 0; r < n; r++)
-        s += counts[r];
-    return s;
-}
-
 static int nc_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
                          enum dtype t)
 {
     struct nccl_rank *k = rank_of(c);
     cudaStream_t s = stream_of(c);
-    size_t es = dtype_size(t), total = total_of(counts, c->size);
+    size_t es = dtype_size(t), total = ringcount_total(counts, c->size);
     if (total == 0)
         return 0;
     if (all_equal(counts, c->size)) {
@@ -151,7 +139,9 @@ static int nc_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const siz
         }
         NCCL_CHECK(ncclGroupEnd());
     }
-    comm_count(c, ring_bytes(c, total * es), ring_bytes(c, total * es));
+    uint64_t sent, recvd;
+    ringcount_allgather(counts, c->size, c->rank, es, &sent, &recvd);
+    comm_count(c, sent, recvd);
     return finish(c);
 }
 
@@ -160,7 +150,7 @@ static int nc_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const
 {
     struct nccl_rank *k = rank_of(c);
     cudaStream_t s = stream_of(c);
-    size_t es = dtype_size(t), total = total_of(counts, c->size);
+    size_t es = dtype_size(t), total = ringcount_total(counts, c->size);
     if (total == 0)
         return 0;
     if (all_equal(counts, c->size)) {
@@ -177,7 +167,9 @@ static int nc_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const
         }
         NCCL_CHECK(ncclGroupEnd());
     }
-    comm_count(c, ring_bytes(c, total * es), ring_bytes(c, total * es));
+    uint64_t sent, recvd;
+    ringcount_reducescatter(counts, c->size, c->rank, es, &sent, &recvd);
+    comm_count(c, sent, recvd);
     return finish(c);
 }
 
@@ -186,10 +178,9 @@ static int nc_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, i
     if (count == 0)
         return 0;
     NCCL_CHECK(ncclBroadcast(buf, buf, count, nccl_type(t), root, rank_of(c)->nc, stream_of(c)));
-    /* A ring broadcast: every rank but the last receives it once and forwards it once. */
-    uint64_t b = (uint64_t)count * dtype_size(t);
-    int pos = ((c->rank - root) % c->size + c->size) % c->size;
-    comm_count(c, pos < c->size - 1 ? b : 0, pos > 0 ? b : 0);
+    uint64_t sent, recvd;
+    ringcount_broadcast(count * dtype_size(t), c->size, c->rank, root, &sent, &recvd);
+    comm_count(c, sent, recvd);
     return finish(c);
 }
 
