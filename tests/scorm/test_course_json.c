@@ -4,6 +4,9 @@
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
 #include <math.h>
 #include <string.h>
 
@@ -189,4 +192,42 @@ Test(quiz_data, the_data_file_sets_window_quiz_data)
     cr_assert_not_null(root, "%s", err.text);
     free(js);
     membuf_free(&out);
+}
+
+/* The ids the LMS hears are course.xml's: every choice's key and correctness agree. */
+Test(quiz_data, choice_ids_and_correct_choices_agree_with_course_xml)
+{
+    load("tests/scorm/data/bilingual.qz", SCORM_12);
+    struct membuf xml = { 0 };
+    cr_assert_eq(emit_course_xml(course, &xml, cap->d), 0);
+    xmlDocPtr doc = xmlReadMemory((const char *)xml.data, (int)xml.len, "course.xml", NULL, XML_PARSE_NONET);
+    cr_assert_not_null(doc);
+    xmlXPathContextPtr xp = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(xp, BAD_CAST "c", BAD_CAST "urn:x-quizc:course:1");
+    json_t *qs = json_object_get(root, "questions"), *q;
+    size_t i, checked = 0;
+    json_array_foreach(qs, i, q) {
+        json_t *chs = json_object_get(q, "choices"), *ch;
+        size_t k;
+        json_array_foreach(chs, k, ch) {
+            char *expr = xasprintf("string(//c:question[@id='%s']/c:choices/c:choice[%zu]/@key)",
+                                   json_string_value(json_object_get(q, "id")), k + 1);
+            xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, xp);
+            cr_assert_str_eq((const char *)r->stringval, json_string_value(json_object_get(ch, "id")), "%s", expr);
+            xmlXPathFreeObject(r);
+            free(expr);
+            expr = xasprintf("string(//c:question[@id='%s']/c:choices/c:choice[%zu]/@correct)",
+                             json_string_value(json_object_get(q, "id")), k + 1);
+            r = xmlXPathEvalExpression(BAD_CAST expr, xp);
+            cr_assert_str_eq((const char *)r->stringval, json_is_true(json_object_get(ch, "correct")) ? "true" : "false",
+                             "%s", expr);
+            xmlXPathFreeObject(r);
+            free(expr);
+            checked++;
+        }
+    }
+    cr_assert_eq(checked, 6, "s1 and m1 have three choices each");
+    xmlXPathFreeContext(xp);
+    xmlFreeDoc(doc);
+    membuf_free(&xml);
 }
