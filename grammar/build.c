@@ -64,8 +64,15 @@ void b_top_item(struct qz_parser *p, const char *what, const struct src_loc *at)
         p->has_lab = true;
     } else {
         if (p->has_quiz) {
-            diag_error(p->d, at, "this %s stands outside the quiz block", what);
-            diag_note(p->d, &p->first_quiz, "the quiz is here");
+            /* Once: after a stray '}' every later question is outside, for one mistake. */
+            if (!p->outside_reported) {
+                diag_error(p->d, at, "this %s stands outside the quiz block", what);
+                if (p->quiz_end.line)
+                    diag_note(p->d, &p->quiz_end, "the quiz block ends here");
+                else
+                    diag_note(p->d, &p->first_quiz, "the quiz is here");
+            }
+            p->outside_reported = true;
         } else if (p->has_lab) {
             diag_error(p->d, at, "a lab manifest holds no %ss", what);
             diag_note(p->d, &p->first_lab, "the lab manifest is here");
@@ -90,8 +97,9 @@ void b_top_quiz_open(struct qz_parser *p, const struct src_loc *kw, char *name, 
 }
 
 /* quiz: quizhead qitems '}' */
-void b_top_quiz_close(struct qz_parser *p)
+void b_top_quiz_close(struct qz_parser *p, const struct src_loc *end)
 {
+    if (p->quiz == p->file->quiz) p->quiz_end = *end;
     if (p->quiz && p->quiz != p->file->quiz) ast_quiz_free(p->quiz);  /* a second quiz, already reported */
     p->quiz = NULL;
 }

@@ -20,6 +20,15 @@
 
 int qz_lex_raw(QZPSTYPE *lval, QZPLTYPE *lloc, void *scanner);
 
+/* Errors in one file after which its parse stops. */
+enum { LEX_MAX_ERRORS = 50 };
+
+/* Past the limit, the scanner's own floods (stray bytes) stay quiet until the parse stops. */
+static bool too_many(const struct qz_parser *p)
+{
+    return diag_errors(p->d) - p->errors_at_start >= LEX_MAX_ERRORS;
+}
+
 /* ---- Positions ---------------------------------------------------------- */
 
 /*
@@ -145,6 +154,7 @@ bool lex_check_utf8(struct qz_parser *p, const struct src_loc *loc, const char *
 {
     size_t bad = utf8_check(s, n);
     if (bad == n) return true;
+    if (too_many(p)) return false;
     struct src_loc at = loc_at(loc, s, bad);
     diag_error(p->d, &at, "invalid UTF-8 byte 0x%02X", (unsigned char)s[bad]);
     return false;
@@ -324,6 +334,13 @@ static bool is_keyword_tok(int tok)
 
 void lex_stray(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
 {
+    /* Once per line: text outside its quotes would otherwise give an error per character. */
+    if (too_many(p)) return;
+    if (p->stray_line == loc->line) {
+        if ((unsigned char)s[0] >= 0x80) lex_check_utf8(p, loc, s, n);   /* bad bytes are still named */
+        return;
+    }
+    p->stray_line = loc->line;
     unsigned char c = (unsigned char)s[0];
     if (c >= 0x80) {
         if (!lex_check_utf8(p, loc, s, n)) return;
@@ -494,6 +511,14 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p
         tok = 0;
     } else {
         tok = qz_lex_raw(lval, lloc, scanner);
+    }
+    if (tok != 0 && too_many(p)) {
+        /* Past this many, later errors are mostly echoes of the first: stop here. */
+        diag_note(p->d, lloc, "too many errors in this file; the rest of it is not read");
+        if (tok == T_IDENT || tok == T_STRING) free(lval->str);
+        else if (tok == T_NUMBER) { ast_value_clear(lval->val); free(lval->val); }
+        p->eof_reported = true;
+        tok = 0;
     }
 
     if (tok == 0) {

@@ -16,7 +16,7 @@ int qzpparse(void *scanner, struct qz_parser *p);
 
 struct ast_file *qz_parse(struct diag *d, const struct source *src)
 {
-    struct qz_parser p = { .d = d, .src = src, .line = 1, .col = 1 };
+    struct qz_parser p = { .d = d, .src = src, .line = 1, .col = 1, .errors_at_start = diag_errors(d) };
     int errors_before = diag_errors(d);
     p.file = ast_file_new(src);
     /* A leading byte order mark is no text: skip it, columns start after it. */

@@ -89,6 +89,10 @@ struct qz_parser {
     struct ast_value *range_lo, *range_hi;  /* the current parameter's `in LO..HI`; owned */
     struct src_loc first_quiz, first_lab, first_question;
     bool has_quiz, has_lab, has_question;
+    struct src_loc quiz_end;        /* the '}' that closed the quiz */
+    bool outside_reported;          /* a question outside the quiz was reported (once is enough) */
+    int errors_at_start;            /* the diag's count when this parse began */
+    int stray_line;                 /* the line of the last stray character reported */
 };
 
 /* ---- Scanner support (lex.c) -------------------------------------------- */
@@ -131,7 +135,7 @@ char *b_loc_text(struct qz_parser *p, const struct src_loc *loc);
 /* A top-level quiz, lab, question or include: report what does not fit the file's kind. */
 void b_top_item(struct qz_parser *p, const char *what, const struct src_loc *at);
 void b_top_quiz_open(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc);
-void b_top_quiz_close(struct qz_parser *p);
+void b_top_quiz_close(struct qz_parser *p, const struct src_loc *end);
 void b_question_open(struct qz_parser *p, int kind, const struct src_loc *kw, char *name,
                      const struct src_loc *name_loc);
 void b_question_close(struct qz_parser *p);

@@ -99,7 +99,7 @@ topitem
 /* ---- Quiz ---- */
 
 quiz
-    : quizhead qitems '}'   { b_top_quiz_close(p); }
+    : quizhead qitems '}'   { b_top_quiz_close(p, &@3); }
     ;
 
 quizhead
@@ -451,12 +451,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
         return 0;
     }
     p->junk_recovery = false;
-    if (expects(exp, n, starter) && is_keyword(tok)) {
+    /* A statement could start here (in whatever block the parser recovered into). */
+    bool stmt = expects(exp, n, YYSYMBOL_PROMPT) || expects(exp, n, YYSYMBOL_TITLE) ||
+                expects(exp, n, YYSYMBOL_PARAM) || expects(exp, n, YYSYMBOL_QUIZ);
+    (void)starter;
+    if (stmt && is_keyword(tok)) {
         diag_error(p->d, &loc, "'%s' cannot appear in %s", yysymbol_name(tok), where);
         return 0;
     }
     char *found = describe(p, tok);
-    if (expects(exp, n, starter)) {
+    if (stmt) {
         diag_error(p->d, &loc, "expected a statement in %s, found %s", where, found);
         free(found);
         return 0;

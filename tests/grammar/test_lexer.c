@@ -308,14 +308,37 @@ Test(lexer, a_nul_byte_is_reported_where_it_stands)
     cr_assert_str_eq(toks[2].str, "xy");
 }
 
-Test(lexer, a_stray_character_is_reported_and_skipped)
+Test(lexer, a_stray_character_is_reported_once_per_line_and_skipped)
 {
-    lex("a @ b ; “c”");
+    lex("a @ b ; c\n“d”\n\x01");
     assert_error(0, 1, 3, "unexpected character '@'");
-    assert_error(1, 1, 7, "unexpected character ';'");
-    assert_error(2, 1, 9, "straight quotes");
+    assert_error(1, 2, 1, "unexpected character '“' (strings are written in straight quotes");
+    assert_error(2, 3, 1, "unexpected control character U+0001");
+    cr_assert_eq(cap_errors(&cap), 3);
     assert_tok(1, T_IDENT, 1, 5);
-    assert_tok(2, T_IDENT, 1, 10);
+    assert_tok(2, T_IDENT, 1, 9);
+    assert_tok(3, T_IDENT, 2, 2);
+}
+
+Test(lexer, invalid_utf8_is_reported_even_after_a_stray_character_on_its_line)
+{
+    lex("@ \xFF");
+    assert_error(0, 1, 1, "unexpected character '@'");
+    assert_error(1, 1, 3, "invalid UTF-8 byte 0xFF");
+}
+
+Test(lexer, scanning_stops_after_fifty_errors_in_a_file)
+{
+    char text[400];
+    size_t n = 0;
+    for (int i = 0; i < 60; i++) { text[n++] = '@'; text[n++] = '\n'; }
+    text[n++] = 'z';
+    lex_n(text, n);
+    cr_assert_eq(cap_errors(&cap), 50);
+    const struct rec *note = cap_find(&cap, "too many errors in this file");
+    cr_assert_not_null(note);
+    cr_assert_eq(note->line, 61);
+    cr_assert_eq(toks[0].kind, 0);
 }
 
 Test(lexer, a_keyword_before_a_colon_in_a_language_block_is_a_tag)

@@ -648,11 +648,13 @@ Test(parser, two_quizzes_in_a_file_are_reported)
     cr_assert_str_eq(file->quiz->id, "a");
 }
 
-Test(parser, a_question_outside_the_quiz_block_is_reported)
+Test(parser, questions_outside_the_quiz_block_are_reported_once_with_where_it_ended)
 {
-    parse("quiz a { title \"t\" }\nsingle x { prompt \"p\" }\n");
-    assert_error(0, 2, 1, "this question stands outside the quiz block");
-    cr_assert_eq(cap_errors(&cap), 1);
+    parse("quiz a {\n  title \"t\"\n  single w { prompt \"p\" }}\nsingle x { prompt \"p\" }\nsingle y { }\n}\n");
+    assert_error(0, 4, 1, "this question stands outside the quiz block");
+    assert_note("the quiz block ends here", 3, 26);
+    assert_error(1, 6, 1, "expected a statement in this file, found '}'");
+    cr_assert_eq(cap_errors(&cap), 2);
 }
 
 Test(parser, a_quiz_and_a_lab_manifest_cannot_share_a_file)
