@@ -11,6 +11,7 @@
  * (2 * 3 * 4), is literal text.  Spans do not nest: the output is meant to be
  * escaped and written, never passed through as HTML.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "ast.h"
@@ -53,16 +54,24 @@ static bool space(char c)
     return c == ' ' || c == '\t';
 }
 
-/* The end of the delimiter `mark` (length m) closing a span that opens at s[from]; 0 if none. */
-static size_t closing(const char *s, size_t n, size_t from, const char *mark, size_t m)
+/*
+ * The end of the delimiter `mark` (length m) closing a span that opens at
+ * s[from]; 0 if none.  Whether a delimiter closes does not depend on where
+ * the span opened, so once a search from *none_from found nothing, no later
+ * opener can find anything: remembering that keeps a line of many unclosed
+ * '*' linear instead of quadratic.
+ */
+static size_t closing(const char *s, size_t n, size_t from, const char *mark, size_t m,
+                      size_t *none_from)
 {
-    if (from >= n || space(s[from])) return 0;
+    if (from >= n || space(s[from]) || from >= *none_from) return 0;
     for (size_t j = from + 1; j + m <= n; j++) {
         if (strncmp(s + j, mark, m)) continue;
         if (m == 1 && j + 1 < n && s[j + 1] == '*') { j++; continue; }   /* ** is not a closing * */
         if (space(s[j - 1])) continue;
         return j;
     }
+    *none_from = from;
     return 0;
 }
 
@@ -70,6 +79,7 @@ static size_t closing(const char *s, size_t n, size_t from, const char *mark, si
 static void inline_line(struct md_block *b, const char *s, size_t n)
 {
     size_t plain = 0, i = 0;
+    size_t none_from[2] = { SIZE_MAX, SIZE_MAX };  /* closing()'s memory, for * and ** */
     while (i < n) {
         if (s[i] == '`') {
             size_t run = 0;
@@ -94,7 +104,7 @@ static void inline_line(struct md_block *b, const char *s, size_t n)
         if (s[i] == '*') {
             bool strong = i + 1 < n && s[i + 1] == '*';
             size_t m = strong ? 2 : 1;
-            size_t close = closing(s, n, i + m, strong ? "**" : "*", m);
+            size_t close = closing(s, n, i + m, strong ? "**" : "*", m, &none_from[m - 1]);
             if (close) {
                 add_span(b, MD_PLAIN, s + plain, i - plain);
                 add_span(b, strong ? MD_STRONG : MD_EM, s + i + m, close - i - m);
@@ -115,6 +125,8 @@ void md_parse(const char *raw, struct md_doc *d)
     if (!raw) return;
     size_t n = strlen(raw), i = 0;
     struct md_block *para = NULL;
+    /* No closing fence at or after this offset (a closing fence does not depend on its opener). */
+    size_t no_fence_from = SIZE_MAX;
     while (i < n) {
         size_t e = i;
         while (e < n && raw[e] != '\n') e++;
@@ -129,7 +141,7 @@ void md_parse(const char *raw, struct md_doc *d)
             i = next;
             continue;
         }
-        if (fence(line, len, &info, &infolen)) {
+        if (fence(line, len, &info, &infolen) && next < no_fence_from) {
             /* Look for the closing fence; without one the line is plain text. */
             size_t j = next, body = next, end = 0;
             bool found = false;
@@ -146,6 +158,8 @@ void md_parse(const char *raw, struct md_doc *d)
                 }
                 j = f < n ? f + 1 : f;
             }
+            if (!found)
+                no_fence_from = next;
             if (found) {
                 while (infolen && space(*info)) { info++; infolen--; }
                 size_t w = 0;
