@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "emit.h"
+#include "order.h"
 #include "output.h"
 #include "qz.h"
 
@@ -202,18 +203,6 @@ static int write_package(struct diag *d, const struct qz_course *c, const struct
 #endif
 }
 
-/* Where reading the quiz reported errors, so the checks do not report them again as absences. */
-struct error_log {
-    VEC(struct src_loc) locs;
-};
-
-static void log_error(void *ctx, enum diag_level level, const struct src_loc *loc, const char *msg)
-{
-    struct error_log *log = ctx;
-    if (level == DIAG_ERROR && loc && loc->src)
-        VEC_PUSH(log->locs, *loc);
-}
-
 int main(int argc, char **argv)
 {
     struct options o = { .emit = { .scorm = SCORM_12 } };
@@ -224,15 +213,24 @@ int main(int argc, char **argv)
     }
     add_default_labpath(&o);
 
+    /*
+     * Reports are held until the quiz is read and checked, then printed in
+     * source order; the errors met while reading tell the checks which
+     * questions were not read whole.
+     */
     struct diag *d = diag_new(stderr);
-    struct error_log log = { 0 };
-    d->hook = log_error;
-    d->hook_ctx = &log;
+    struct order *held = order_hold(d);
     struct qz_course *c = qz_load(d, o.input, &o.labpath);
-    d->hook = NULL;
-    if (c)
-        check_course_after(d, c, log.locs.items, log.locs.n);
-    VEC_FREE(log.locs);
+    if (c) {
+        size_t nerrors;
+        const struct src_loc *errors = order_errors(held, &nerrors);
+        struct src_loc *seen = xmalloc((nerrors ? nerrors : 1) * sizeof *seen);
+        if (nerrors)
+            memcpy(seen, errors, nerrors * sizeof *seen);
+        check_course_after(d, c, seen, nerrors);
+        free(seen);
+    }
+    order_release(held);
 
     if (c && diag_errors(d) == 0 && !o.check_only) {
         enum out_kind kind = o.dir ? OUT_DIR : o.output && ends_with(o.output, ".zip") ? OUT_ZIP : OUT_XML;

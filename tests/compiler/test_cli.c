@@ -351,3 +351,18 @@ Test(cli, a_mistyped_statement_is_one_error_not_two)
     cr_expect(strstr(res.err, "\n1 error generated.\n") != NULL, "stderr: %s", res.err);
     free(q);
 }
+
+Test(cli, diagnostics_come_out_in_source_order)
+{
+    /* The lab is resolved while reading, the choices checked after: the output still reads top down. */
+    char *q = in_dir("order.qz");
+    spit(q, "quiz o {\n    title \"T\"\n    single q1 { prompt \"P\" wrong \"a\" wrong \"b\" }\n"
+            "    truefalse q2 { prompt \"P\" answer true lab nowhere }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    const char *first = strstr(res.err, ":3:12: error: single question 'q1'");
+    const char *second = strstr(res.err, ":4:47: error: unknown lab 'nowhere'");
+    cr_expect(first && second && first < second, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n2 errors generated.\n") != NULL, "stderr: %s", res.err);
+    free(q);
+}
