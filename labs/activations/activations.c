@@ -19,7 +19,7 @@
 #include "lab.h"
 
 /* A recorded crossing, as doubles so the ranks can all-gather their records. */
-enum { REC_T, REC_MB, REC_DIR, REC_FROM, REC_TO, REC_LAYER, REC_ROWS, REC_COLS, REC_BYTES, REC_N };
+enum { REC_MB, REC_DIR, REC_FROM, REC_TO, REC_LAYER, REC_ROWS, REC_COLS, REC_BYTES, REC_N };
 enum { DIR_FORWARD, DIR_BACKWARD };
 
 struct stage {
@@ -154,7 +154,6 @@ static void *stage_alloc(struct stage *s, size_t bytes, const char *label)
 static void record(struct stage *s, long mb, int dir, long to, long layer)
 {
     double *r = s->rec + s->nrec++ * REC_N;
-    r[REC_T] = lab_now_us(s->c);
     r[REC_MB] = (double)mb;
     r[REC_DIR] = dir;
     r[REC_FROM] = (double)s->k;
@@ -353,12 +352,20 @@ static int gather_v(struct lab_ctx *c, const double *mine, double *all, const si
     return rc;
 }
 
-static int by_time(const void *a, const void *b)
+/*
+ * Causal order: forwards by micro-batch from the first stage on, then
+ * backwards by micro-batch from the last stage down.  Send times are not
+ * used: ranks in different processes (MPI) have different clocks.
+ */
+static int causal(const void *a, const void *b)
 {
     const double *x = a, *y = b;
-    if (x[REC_T] != y[REC_T])
-        return x[REC_T] < y[REC_T] ? -1 : 1;
-    return x[REC_FROM] < y[REC_FROM] ? -1 : x[REC_FROM] > y[REC_FROM];
+    if (x[REC_DIR] != y[REC_DIR])
+        return x[REC_DIR] < y[REC_DIR] ? -1 : 1;
+    if (x[REC_MB] != y[REC_MB])
+        return x[REC_MB] < y[REC_MB] ? -1 : 1;
+    int from = x[REC_FROM] < y[REC_FROM] ? -1 : x[REC_FROM] > y[REC_FROM];
+    return x[REC_DIR] == DIR_FORWARD ? from : -from;
 }
 
 enum { SUM_SENT, SUM_LOGGED, SUM_ERR, SUM_REFMAX, SUM_WEIGHTS, SUM_N };
@@ -377,16 +384,16 @@ static void report(struct lab_ctx *c, const struct stage *s, long L, double *rec
         refmax = fmax(refmax, x[SUM_REFMAX]);
         wbytes += x[SUM_WEIGHTS];
     }
-    qsort(recs, nrecs, REC_N * sizeof(double), by_time);
+    qsort(recs, nrecs, REC_N * sizeof(double), causal);
 
     const size_t show = 64;
-    struct lab_table *t = lab_table_new(c, "Tensors that crossed a stage boundary in one step (in the order sent)",
-        "#|t (us)|direction|stages|tensor|shape|dtype|bytes");
+    struct lab_table *t = lab_table_new(c, "Tensors that crossed a stage boundary in one step",
+        "#|direction|stages|tensor|shape|dtype|bytes");
     for (size_t i = 0; i < nrecs && i < show; i++) {
         const double *x = recs + i * REC_N;
         bool f = x[REC_DIR] == DIR_FORWARD;
-        lab_table_row(t, "%zu|%.0f|%s|%.0f -> %.0f|%s layer %.0f (micro-batch %.0f)|[%.0f, %.0f]|%s|%.0f",
-                      i + 1, x[REC_T], f ? "forward" : "backward", x[REC_FROM], x[REC_TO],
+        lab_table_row(t, "%zu|%s|%.0f -> %.0f|%s layer %.0f (micro-batch %.0f)|[%.0f, %.0f]|%s|%.0f",
+                      i + 1, f ? "forward" : "backward", x[REC_FROM], x[REC_TO],
                       f ? "activation: output of" : "activation gradient: into", x[REC_LAYER] + 1,
                       x[REC_MB], x[REC_ROWS], x[REC_COLS], dtype_name(s->t), x[REC_BYTES]);
     }
