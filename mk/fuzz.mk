@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIBS    := $(shell pkg-config --libs libxml-2.0 libzip 2>/dev/null) -lm -lpthread
+FUZZ_LIBS     = $(QUIZC_LIBS) $(LDLIBS)
 
 # quizc's sources without its main(): the checks and emitters the harness drives.
 FUZZ_MAIN_RE := ^(int )?main *[(]
@@ -27,7 +27,15 @@ FUZZ_READY := $(and $(wildcard grammar/quiz.y),$(wildcard grammar/load.c))
 FUZZ_QUIZC_SRCS := tests/fuzz/fuzz_quizc.c tests/fuzz/sandbox.c
 FUZZ_QUIZC_DEPS  = $(call obj,$(FUZZ_QUIZC_SRCS) $(FUZZ_COMPILER_SRCS)) $(LIBQZ)
 
-.PHONY: fuzz fuzz-bins memcheck tsan
+# labrun's sources without main(), as an archive: the harness pulls in only what it calls.
+LABRUN_MAIN_SRCS := $(shell grep -lE '$(FUZZ_MAIN_RE)' $(LABRUN_SRCS) /dev/null 2>/dev/null)
+FUZZ_RUNTIME_A   := $(BUILD)/fuzz-runtime.a
+FUZZ_MANIFEST_SRCS := tests/fuzz/fuzz_manifest.c tests/fuzz/sandbox.c
+FUZZ_MANIFEST_DEPS  = $(call obj,$(FUZZ_MANIFEST_SRCS)) $(FUZZ_RUNTIME_A) $(LIBQZ)
+FUZZ_MANIFEST_READY := $(wildcard runtime/params.c)
+
+.PHONY: fuzz fuzz-bins memcheck tsan tsan-bins
+TEST_EXTRA += memcheck tsan
 
 ifneq ($(FUZZ_READY),)
 
@@ -35,7 +43,25 @@ ifneq ($(FUZZ_READY),)
 
 $(BUILD)/tests/replay_quizc: $(call obj,tests/fuzz/replay.c) $(FUZZ_QUIZC_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $^ -o $@ $(FUZZ_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ $(FUZZ_LIBS)
+
+$(FUZZ_RUNTIME_A): $(call obj,$(filter-out $(LABRUN_MAIN_SRCS),$(LABRUN_SRCS)))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+ifneq ($(FUZZ_MANIFEST_READY),)
+$(BUILD)/tests/replay_manifest: $(call obj,tests/fuzz/replay.c) $(FUZZ_MANIFEST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/fuzz-replay-manifest.sh: $(BUILD)/tests/replay_manifest mk/fuzz.mk
+	@printf '#!/bin/sh\n# replay every manifest regression and seed through the harness\nexec %s tests/fuzz/regress/manifest tests/fuzz/manifest-seeds $$(find labs tests/data -name lab.qz | sort)\n' \
+	    $(BUILD)/tests/replay_manifest > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/fuzz-replay-manifest.sh
+check: $(BUILD)/tests/fuzz-replay-manifest.sh
+endif
 
 # run-tests.sh runs each step without arguments: these wrappers carry the build folder.
 $(BUILD)/tests/fuzz-replay.sh: $(BUILD)/tests/replay_quizc mk/fuzz.mk
@@ -57,10 +83,13 @@ check: $(BUILD)/tests/fuzz-replay.sh $(HOSTILE_STEPS)
 
 ifeq ($(FUZZ_INNER),1)
 # Inside the fuzz build (BUILD is the fuzz folder, CC clang, CFLAGS with the sanitizers).
-fuzz-bins: $(BUILD)/fuzz_quizc
+fuzz-bins: $(BUILD)/fuzz_quizc $(if $(FUZZ_MANIFEST_READY),$(BUILD)/fuzz_manifest)
 
 $(BUILD)/fuzz_quizc: $(FUZZ_QUIZC_DEPS)
 	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(FUZZ_LIBS)
+
+$(BUILD)/fuzz_manifest: $(FUZZ_MANIFEST_DEPS)
+	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(RUNTIME_LIBS) -lm -lpthread
 else
 fuzz-bins:
 	$(MAKE) BUILD=$(FUZZ_DIR)/build CC=$(FUZZ_CC) FUZZ_INNER=1 SAN= \
@@ -69,6 +98,28 @@ endif
 
 fuzz: fuzz-bins
 	tests/fuzz/run-fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+# ---- valgrind ----------------------------------------------------------------
+
+memcheck: all
+	tests/memcheck/run.sh $(BUILD)
+
+# ---- ThreadSanitizer over the threads backend's tests ------------------------
+
+# The runtime's and the labs' test binaries, rebuilt with -fsanitize=thread in their own folder.
+TSAN_DIR  := $(BUILD)/tsan
+TSAN_BINS := $(patsubst $(BUILD)/%,$(TSAN_DIR)/%,$(filter $(BUILD)/tests/runtime/% $(BUILD)/tests/labs/%,$(TEST_BINS)))
+
+ifeq ($(TSAN_INNER),1)
+tsan-bins: $(TSAN_BINS_INNER)
+else
+tsan:
+	$(MAKE) BUILD=$(TSAN_DIR) CC=$(FUZZ_CC) TSAN_INNER=1 SAN= OPT=-O1 \
+	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=thread' LDFLAGS=-fsanitize=thread \
+	    TSAN_BINS_INNER='$(TSAN_BINS)' tsan-bins
+	OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' \
+	    scripts/run-tests.sh $(TSAN_BINS)
+endif
 
 else
 fuzz memcheck tsan:
