@@ -64,16 +64,8 @@ static json_t *text_json(const struct ast_text *t, const struct langs *ls)
     for (size_t i = 0; i < ls->n; i++) {
         /* A neutral quiz has one pseudo-language whose lookup takes the neutral string. */
         const struct ast_tr *tr = ast_text_get(t, strcmp(ls->tags[i], "und") ? ls->tags[i] : NULL);
-        if (!tr)
-            continue;
-        struct md_doc doc = { 0 };
-        const struct md_doc *dp = &tr->doc;
-        if (tr->doc.blocks.n == 0 && tr->raw && *tr->raw) {
-            md_parse(tr->raw, &doc);    /* a tree built without its parsed form */
-            dp = &doc;
-        }
-        json_object_set_new(o, ls->tags[i], md_json(dp));
-        md_doc_clear(&doc);
+        if (tr)
+            json_object_set_new(o, ls->tags[i], md_json(&tr->doc));
     }
     return o;
 }

@@ -31,9 +31,6 @@ char *scorm_plain_text(const struct ast_text *t, const char *lang)
     struct membuf b = { 0 };
     const struct ast_tr *tr = ast_text_get(t, lang);
     if (tr) {
-        if (tr->doc.blocks.n == 0) {
-            append_clean(&b, tr->raw);
-        }
         for (size_t i = 0; i < tr->doc.blocks.n; i++) {
             const struct md_block *blk = &tr->doc.blocks.items[i];
             if (i > 0)
