@@ -335,7 +335,14 @@ bool check_course_after(struct diag *d, const struct qz_course *c, const struct 
             diag_warning(d, &c->quiz->id_loc, "quiz '%s' has no questions", c->quiz->id ? c->quiz->id : "");
     } else if (c->root && c->root->src && diag_errors(d) == 0) {
         struct src_loc top = { .src = c->root->src, .line = 1, .col = 1, .end_line = 1, .end_col = 1 };
-        diag_error(d, &top, "no `quiz NAME { ... }` in this file");
+        if (c->root->lab)
+            diag_error(d, &c->root->lab->name_loc, "this file is the manifest of lab '%s', not a quiz",
+                       c->root->lab->name ? c->root->lab->name : "");
+        else if (c->questions.n > 0)
+            diag_error(d, &top, "this file holds questions but no `quiz NAME { ... }`; "
+                       "a quiz can include it");
+        else
+            diag_error(d, &top, "no `quiz NAME { ... }` in this file");
     }
     size_t *first = first_with_id(c);
     for (size_t i = 0; i < c->questions.n; i++) {

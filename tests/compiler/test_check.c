@@ -355,3 +355,24 @@ Test(check, a_missing_title_is_not_reported_after_an_error_in_the_header)
     check_course_after(cap->d, course, &seen, 1);
     cr_expect_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
 }
+
+Test(check, a_lab_manifest_given_as_a_quiz_is_named_as_such)
+{
+    course = capture_load(cap, FIXTURE_LABS "/pipe/lab.qz");
+    cr_assert_not_null(course);
+    cr_expect_not(check_course(cap->d, course));
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 0, 3, 5, "this file is the manifest of lab 'pipe', not a quiz");
+}
+
+Test(check, a_file_of_questions_alone_is_told_it_can_be_included)
+{
+    cr_expect_not(run("truefalse q { prompt \"P\" answer true }\n"));
+    assert_only_error(1, 1, "this file holds questions but no `quiz NAME { ... }`; a quiz can include it");
+}
+
+Test(check, an_empty_file_has_no_quiz)
+{
+    cr_expect_not(run("# nothing here\n"));
+    assert_only_error(1, 1, "no `quiz NAME { ... }` in this file");
+}
