@@ -307,8 +307,13 @@
     return nav;
   }
 
+  /*
+   * One radio button or checkbox with its label.  c is a choice of the data
+   * (its id is the answer kept), or a true/false choice (value, label).
+   */
   function choiceInput(q, c, type, locked) {
     var id = 'q-' + q.id + '-' + c.id;
+    var value = c.value !== undefined ? c.value : c.id;
     var row = el('div', 'choice');
     var input = el('input');
     input.type = type;
@@ -316,24 +321,24 @@
     input.id = id;
     input.value = c.id;
     var a = state.answers[q.id];
-    input.checked = type === 'radio' ? a === c.id : Array.isArray(a) && a.indexOf(c.id) >= 0;
+    input.checked = type === 'radio' ? a === value : Array.isArray(a) && a.indexOf(value) >= 0;
     input.disabled = locked;
     input.addEventListener('change', function () {
       touch(q);
       if (type === 'radio') {
-        state.answers[q.id] = c.id;
+        state.answers[q.id] = value;
       } else {
         var set = Array.isArray(state.answers[q.id]) ? state.answers[q.id].slice() : [];
-        var i = set.indexOf(c.id);
-        if (input.checked && i < 0) set.push(c.id);
+        var i = set.indexOf(value);
+        if (input.checked && i < 0) set.push(value);
         if (!input.checked && i >= 0) set.splice(i, 1);
         state.answers[q.id] = set.sort();
       }
       save();
     });
-    var label = el('label');
+    var label = el('label', null, c.label);
     label.htmlFor = id;
-    md(label, c.text, true);
+    if (c.text) md(label, c.text, true);
     if (showFeedback(q) && c.correct) label.appendChild(el('span', 'mark', ' ' + t('correctChoice')));
     row.appendChild(input);
     row.appendChild(label);
@@ -342,30 +347,9 @@
 
   function tfChoices(q) {
     return [
-      { id: 'true', value: true, label: t('trueLabel') },
-      { id: 'false', value: false, label: t('falseLabel') }
-    ].map(function (c) {
-      return { id: c.id, value: c.value, correct: q.answer === c.value, text: null, label: c.label };
-    });
-  }
-
-  function tfInput(q, c, locked) {
-    var id = 'q-' + q.id + '-' + c.id;
-    var row = el('div', 'choice');
-    var input = el('input');
-    input.type = 'radio';
-    input.name = 'q-' + q.id;
-    input.id = id;
-    input.value = c.id;
-    input.checked = state.answers[q.id] === c.value;
-    input.disabled = locked;
-    input.addEventListener('change', function () { touch(q); state.answers[q.id] = c.value; save(); });
-    var label = el('label', null, c.label);
-    label.htmlFor = id;
-    if (showFeedback(q) && c.correct) label.appendChild(el('span', 'mark', ' ' + t('correctChoice')));
-    row.appendChild(input);
-    row.appendChild(label);
-    return row;
+      { id: 'true', value: true, correct: q.answer === true, label: t('trueLabel') },
+      { id: 'false', value: false, correct: q.answer === false, label: t('falseLabel') }
+    ];
   }
 
   function fieldInput(q, locked) {
@@ -475,7 +459,7 @@
       var type = q.kind === 'single' ? 'radio' : 'checkbox';
       choiceOrder(q).forEach(function (c) { fs.appendChild(choiceInput(q, c, type, locked)); });
     } else if (q.kind === 'truefalse') {
-      tfChoices(q).forEach(function (c) { fs.appendChild(tfInput(q, c, locked)); });
+      tfChoices(q).forEach(function (c) { fs.appendChild(choiceInput(q, c, 'radio', locked)); });
     } else {
       fs.appendChild(fieldInput(q, locked));
     }
