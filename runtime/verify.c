@@ -10,6 +10,7 @@
  * fails that run's claims only — and up to `jobs` runs go at once; a child
  * hands its metrics back through a temporary file.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
@@ -79,6 +80,32 @@ static void keep_first(void *ctx, enum diag_level level, const struct src_loc *l
         *first = xstrdup(msg);
 }
 
+/* The lab folder along the path whose name is nearest to name (a new string), or NULL. */
+static char *near_lab(const struct qz_labpath *path, const char *name)
+{
+    char *best = NULL;
+    int bd = (int)strlen(name) / 3 + 1;
+    for (size_t i = 0; i < path->dirs.n; i++) {
+        DIR *dp = opendir(path->dirs.items[i]);
+        struct dirent *e;
+        while (dp && (e = readdir(dp)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            int d = edit_distance(name, e->d_name);
+            char *dir = NULL;
+            if (d < bd && (dir = qz_find_lab(path, e->d_name)) != NULL) {
+                free(best);
+                best = xstrdup(e->d_name);
+                bd = d;
+            }
+            free(dir);
+        }
+        if (dp)
+            closedir(dp);
+    }
+    return best;
+}
+
 static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labref *ref)
 {
     for (size_t i = 0; i < v->labs.n; i++)
@@ -87,7 +114,12 @@ static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labre
     struct labinfo li = { .name = xstrdup(ref->name) };
     char *dir = qz_find_lab(&v->path, ref->name);
     if (!dir) {
-        li.error = xasprintf("no lab '%s' along the search path", ref->name);
+        char *near = near_lab(&v->path, ref->name);
+        if (near)
+            li.error = xasprintf("no lab '%s' along the search path; did you mean '%s'?", ref->name, near);
+        else
+            li.error = xasprintf("no lab '%s' along the search path", ref->name);
+        free(near);
     } else {
         struct diag *d = diag_new(NULL);
         char *first = NULL;
