@@ -361,6 +361,48 @@ async function resume(version) {
 test('SCORM 1.2: a resume restores the answers, the language and the shuffled order of one learner', () => resume('12'));
 test('SCORM 2004: a resume restores the answers, the language and the shuffled order of one learner', () => resume('2004'));
 
+/* Answer the first question right, finish, and return the LMS's log. */
+async function answerOneAndFinish(host, frame, data, v2004) {
+  const q = data.questions[0];
+  await answer(host, frame, q, true, v2004);
+  await frame.click('#finish');
+  await frame.waitForSelector('#result .score');
+  return host.evaluate(() => window.lmsLog);
+}
+
+test('SCORM 1.2: the API is found two frames up', async () => {
+  const data = quizData('seed12');
+  const page = await newPage();
+  await page.goto(`${srv.base}/lms/12/seed12?frame=nested`, { waitUntil: 'load' });
+  const mid = await (await page.$('#sco')).contentFrame();
+  const frame = await (await mid.$('#inner')).contentFrame();
+  await frame.waitForSelector('section.question');
+  assert.match(await frame.$eval('.mode', (e) => e.textContent), /LMS/);
+  const log = await answerOneAndFinish(page, frame, data, false);
+  assert.equal(log[0].call, 'LMSInitialize');
+  assert.equal(log[log.length - 1].call, 'LMSFinish');
+  assert.equal(digest(log).inter.length, 1);
+  await page.close();
+});
+
+test('SCORM 2004: the API is found through the opener of a popup window', async () => {
+  const data = quizData('seed2004');
+  const page = await newPage();
+  await page.goto(`${srv.base}/lms/2004/seed2004?frame=none`, { waitUntil: 'load' });
+  const popped = new Promise((resolve) => page.once('popup', resolve));
+  await page.evaluate(() => { window.open('/pkg/seed2004/index.html', 'sco'); });
+  const popup = await popped;
+  await popup.waitForSelector('section.question');
+  const log = await answerOneAndFinish(page, popup.mainFrame(), data, true);
+  assert.equal(log[0].call, 'Initialize');
+  assert.equal(log[log.length - 1].call, 'Terminate');
+  const { values, inter } = digest(log);
+  assert.equal(inter.length, 1);
+  assert.equal(values['cmi.completion_status'], 'completed');
+  await popup.close();
+  await page.close();
+});
+
 test('a hostile quiz shows its markup as text and runs none of it', async () => {
   const page = await newPage();
   await page.goto(`${srv.base}/pkg/hostile/index.html`, { waitUntil: 'load' });

@@ -7,6 +7,9 @@
 //                          (2004) with scorm-again, records every call the package makes,
 //                          and frames the package.  ?learner=ID&resume=KEY starts from the
 //                          state the test stored under KEY in `saved` (a resume).
+//                          &frame=nested puts a frame between the host and the package;
+//                          &frame=none frames nothing (the test opens the package as a popup).
+//   /frame?src=URL         a page that only frames URL
 'use strict';
 
 const http = require('node:http');
@@ -21,7 +24,7 @@ const TYPES = {
 
 const SCORM_AGAIN = path.join(__dirname, '..', '..', 'node_modules', 'scorm-again', 'dist');
 
-function hostPage(version, pkg, learner, saved) {
+function hostPage(version, pkg, learner, saved, frame) {
   const v12 = version === '12';
   const lib = v12 ? 'scorm12.js' : 'scorm2004.js';
   const cls = v12 ? 'Scorm12API' : 'Scorm2004API';
@@ -38,6 +41,7 @@ function hostPage(version, pkg, learner, saved) {
     ? ['LMSInitialize', 'LMSFinish', 'LMSGetValue', 'LMSSetValue', 'LMSCommit']
     : ['Initialize', 'Terminate', 'GetValue', 'SetValue', 'Commit'];
   const lastError = v12 ? 'LMSGetLastError' : 'GetLastError';
+  const sco = `/pkg/${pkg}/index.html`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Test LMS</title>
 <script src="/lib/${lib}"></script>
@@ -56,7 +60,8 @@ function hostPage(version, pkg, learner, saved) {
   window.${global} = api;
 </script>
 <style>html,body,iframe{margin:0;border:0;width:100%;height:100%}</style>
-</head><body><iframe id="sco" title="quiz" src="/pkg/${pkg}/index.html"></iframe></body></html>`;
+</head><body>${frame === 'none' ? '' : `<iframe id="sco" title="quiz" src="${frame === 'nested'
+    ? `/frame?src=${encodeURIComponent(sco)}` : sco}"></iframe>`}</body></html>`;
 }
 
 function serve(pkgRoot) {
@@ -68,7 +73,14 @@ function serve(pkgRoot) {
     if ((m = url.pathname.match(/^\/lms\/(12|2004)\/([\w-]+)$/))) {
       const key = url.searchParams.get('resume');
       return send(200, TYPES['.html'], hostPage(m[1], m[2], url.searchParams.get('learner') || 'learner-1',
-        key ? saved.get(key) : null));
+        key ? saved.get(key) : null, url.searchParams.get('frame')));
+    }
+    if (url.pathname === '/frame') {
+      const src = url.searchParams.get('src');
+      if (!/^\/pkg\/[\w-]+\/index\.html$/.test(src)) return send(400, 'text/plain', 'bad src');
+      return send(200, TYPES['.html'], `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>frame</title>
+<style>html,body,iframe{margin:0;border:0;width:100%;height:100%}</style></head>
+<body><iframe id="inner" title="quiz" src="${src}"></iframe></body></html>`);
     }
     let file = null;
     if ((m = url.pathname.match(/^\/lib\/(scorm12\.js|scorm2004\.js)$/))) file = path.join(SCORM_AGAIN, m[1]);
