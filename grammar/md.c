@@ -123,7 +123,21 @@ void md_parse(const char *raw, struct md_doc *d)
 {
     md_doc_clear(d);
     if (!raw) return;
-    size_t n = strlen(raw), i = 0;
+    /*
+     * Most texts are one line with no marker at all: one paragraph of one
+     * plain span.  One strcspn finds that out, instead of the loops below
+     * looking at every byte three times.
+     */
+    size_t n = strcspn(raw, "\n`*"), i = 0;
+    if (raw[n] == '\0') {
+        if (!blank_line(raw, n)) {
+            struct md_block b = { .kind = MD_PARAGRAPH };
+            add_span(&b, MD_PLAIN, raw, n);
+            VEC_PUSH(d->blocks, b);
+        }
+        return;
+    }
+    n += strlen(raw + n);
     struct md_block *para = NULL;
     /* No closing fence at or after this offset (a closing fence does not depend on its opener). */
     size_t no_fence_from = SIZE_MAX;
