@@ -47,3 +47,12 @@ $(BUILD)/obj/%.cu.o: %.cu
 $(LABRUN): $(CUDA_OBJS)
 $(LABRUN): LDLIBS += $(CUDA_LIBS)
 endif
+
+# GPU tests: built and run wherever nvcc is; each test skips with the driver's
+# reason where there is no GPU.
+ifneq ($(strip $(NVCC)),)
+GPU_TEST_OBJS := $(CUDA_OBJS) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
+$(call obj,tests/gpu/test_dev_cuda.c tests/gpu/test_comm_cuda.c): CPPFLAGS += $(CUDA_CPPFLAGS)
+$(eval $(call criterion_test,gpu/dev_cuda,tests/gpu/test_dev_cuda.c,$(GPU_TEST_OBJS),$(RUNTIME_LIBS) $(CUDA_LIBS)))
+$(eval $(call criterion_test,gpu/comm_cuda,tests/gpu/test_comm_cuda.c,$(GPU_TEST_OBJS),$(RUNTIME_LIBS) $(CUDA_LIBS)))
+endif

@@ -1,0 +1,197 @@
+/*
+ * The GPU communicators against a serial reference: cuda-shared (ranks as
+ * streams on GPU 0) for 1 to 4 ranks, and nccl (a GPU per rank) for as many
+ * ranks as there are GPUs, up to 4.  Inputs are small integers, so every
+ * summation order gives the exact sum; sizes 0, 1, fewer than the ranks, not
+ * divisible by them, and several chunks.  The bytes counted must be those of
+ * the threads backend's ring (ringcount.h).  Skips where there is no GPU.
+ */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callcheck.h"
+#include "comm_cuda.h"
+#include "dev_cuda.h"
+#include "gpu_skip.h"
+#include "ringcount.h"
+
+static double input(int r, size_t i) { return (double)(r * 100 + (int)(i % 89)); }
+
+struct rank_case {
+    struct comm *comm;
+    struct dev *dev;
+    size_t n;
+    enum dtype t;
+    int bad;                /* elements that differ from the reference */
+    uint64_t ar_sent, ar_recvd;
+};
+
+/* All-reduce, all-gather, reduce-scatter and broadcast on one rank, checked as it goes. */
+static void *rank_main(void *p)
+{
+    struct rank_case *k = p;
+    struct comm *c = k->comm;
+    struct dev *d = k->dev;
+    int r = c->rank, size = c->size;
+    size_t n = k->n, es = dtype_size(k->t);
+    CUDA_CHECK(cudaSetDevice(dev_cuda_gpu(d)));
+    size_t *counts = malloc((size_t)size * sizeof *counts);
+    for (int q = 0; q < size; q++)
+        counts[q] = comm_share(n, size, q);
+    void *h = malloc(n * es + 1), *back = malloc(n * es + 1);
+    for (size_t i = 0; i < n; i++)
+        dtype_set(k->t, h, i, input(r, i));
+    void *g = dev_alloc(d, n * es, "buf"), *g2 = dev_alloc(d, n * es, "out");
+
+    /* all-reduce */
+    dev_copy(d, g, h, n * es, DEV_H2D);
+    comm_stats_reset(c);
+    cr_assert_eq(comm_allreduce(c, g, n, k->t), 0);
+    k->ar_sent = c->stats.sent[COMM_ALLREDUCE];
+    k->ar_recvd = c->stats.recvd[COMM_ALLREDUCE];
+    dev_copy(d, back, g, n * es, DEV_D2H);
+    for (size_t i = 0; i < n; i++) {
+        double s = 0;
+        for (int q = 0; q < size; q++)
+            s += input(q, i);
+        k->bad += dtype_get(k->t, back, i) != s;
+    }
+    /* all-gather of each rank's share */
+    dev_copy(d, g, h, counts[r] * es, DEV_H2D);
+    cr_assert_eq(comm_allgatherv(c, g, g2, counts, k->t), 0);
+    dev_copy(d, back, g2, n * es, DEV_D2H);
+    for (int q = 0; q < size; q++)
+        for (size_t i = 0; i < counts[q]; i++)
+            k->bad += dtype_get(k->t, back, comm_share_offset(n, size, q) + i) != input(q, i);
+    /* reduce-scatter */
+    dev_copy(d, g, h, n * es, DEV_H2D);
+    cr_assert_eq(comm_reducescatterv(c, g, g2, counts, k->t), 0);
+    dev_copy(d, back, g2, counts[r] * es, DEV_D2H);
+    for (size_t i = 0; i < counts[r]; i++) {
+        double s = 0;
+        for (int q = 0; q < size; q++)
+            s += input(q, comm_share_offset(n, size, r) + i);
+        k->bad += dtype_get(k->t, back, i) != s;
+    }
+    /* broadcast from the last rank */
+    dev_copy(d, g, h, n * es, DEV_H2D);
+    cr_assert_eq(comm_broadcast(c, g, n, k->t, size - 1), 0);
+    dev_copy(d, back, g, n * es, DEV_D2H);
+    for (size_t i = 0; i < n; i++)
+        k->bad += dtype_get(k->t, back, i) != input(size - 1, i);
+    cr_assert_eq(comm_barrier(c), 0);
+    dev_free(d, g);
+    dev_free(d, g2);
+    free(h);
+    free(back);
+    free(counts);
+    return NULL;
+}
+
+static void run_ranks(struct rank_case *ks, int size)
+{
+    pthread_t *th = calloc((size_t)size, sizeof *th);
+    for (int r = 0; r < size; r++)
+        pthread_create(&th[r], NULL, rank_main, &ks[r]);
+    for (int r = 0; r < size; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; r < size; r++) {
+        cr_assert_eq(ks[r].bad, 0, "%d ranks, %zu %s elements: rank %d has %d wrong", size,
+                     ks[r].n, dtype_name(ks[r].t), r, ks[r].bad);
+        uint64_t s, v;
+        ringcount_allreduce(ks[r].n, size, r, dtype_size(ks[r].t), &s, &v);
+        cr_assert_eq(ks[r].ar_sent, s, "all-reduce bytes sent by rank %d", r);
+        cr_assert_eq(ks[r].ar_recvd, v, "all-reduce bytes received by rank %d", r);
+    }
+    free(th);
+}
+
+static const size_t sizes[] = { 0, 1, 3, 1001, 600007 };
+
+Test(comm_cuda, shared_gpu_collectives_equal_the_serial_sums_for_1_to_4_ranks)
+{
+    need_gpus(1);
+    for (int size = 1; size <= 4; size++)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+            for (int ti = 0; ti < 2; ti++) {
+                struct comm_shared_world *w = comm_shared_world_new(size);
+                struct rank_case *ks = calloc((size_t)size, sizeof *ks);
+                for (int r = 0; r < size; r++) {
+                    ks[r].dev = dev_cuda_new(r, 0);
+                    ks[r].comm = comm_shared_rank(w, r, ks[r].dev);
+                    ks[r].comm->chunk_bytes = 64 << 10;     /* several chunks for the large size */
+                    ks[r].n = sizes[si];
+                    ks[r].t = ti ? DTYPE_F64 : DTYPE_F32;
+                }
+                run_ranks(ks, size);
+                for (int r = 0; r < size; r++) {
+                    comm_free(ks[r].comm);
+                    dev_free_device(ks[r].dev);
+                }
+                comm_shared_world_free(w);
+                free(ks);
+            }
+}
+
+Test(comm_cuda, shared_gpu_sends_never_wait_for_the_receiver)
+{
+    need_gpus(1);
+    /* Both ranks send first and receive second: with a waiting send this deadlocks. */
+    struct comm_shared_world *w = comm_shared_world_new(2);
+    struct dev *d[2] = { dev_cuda_new(0, 0), dev_cuda_new(1, 0) };
+    struct comm *c[2] = { comm_shared_rank(w, 0, d[0]), comm_shared_rank(w, 1, d[1]) };
+    const size_t bytes = 8 << 20;
+    void *s[2], *r[2];
+    for (int k = 0; k < 2; k++) {
+        s[k] = dev_alloc(d[k], bytes, "send");
+        r[k] = dev_alloc(d[k], bytes, "recv");
+        dev_fill(d[k], DTYPE_F32, s[k], bytes / 4, k + 1.0);
+        cr_assert_eq(comm_send(c[k], s[k], bytes, 1 - k, 5), 0);
+    }
+    float got[2];
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(comm_recv(c[k], r[k], bytes, 1 - k, 5), 0);
+        dev_copy(d[k], &got[k], (char *)r[k] + bytes - 4, 4, DEV_D2H);
+    }
+    cr_assert_float_eq(got[0], 2.0f, 0);
+    cr_assert_float_eq(got[1], 1.0f, 0);
+    for (int k = 0; k < 2; k++) {
+        comm_free(c[k]);
+        dev_free_device(d[k]);
+    }
+    comm_shared_world_free(w);
+}
+
+#ifdef HAVE_NCCL
+Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
+{
+    int ngpu = need_gpus(2);
+    int size = ngpu < 4 ? ngpu : 4;
+    ncclComm_t nc[4];
+    int devs[4] = { 0, 1, 2, 3 };
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int ti = 0; ti < 2; ti++) {
+            struct rank_case ks[4] = { 0 };
+            for (int r = 0; r < size; r++)
+                ks[r].dev = dev_cuda_new(r, r);
+            NCCL_CHECK(ncclCommInitAll(nc, size, devs));
+            for (int r = 0; r < size; r++) {
+                ks[r].comm = comm_nccl_rank(nc[r], r, size, ks[r].dev);
+                ks[r].n = sizes[si];
+                ks[r].t = ti ? DTYPE_F64 : DTYPE_F32;
+            }
+            run_ranks(ks, size);
+            for (int r = 0; r < size; r++) {
+                comm_free(ks[r].comm);
+                dev_free_device(ks[r].dev);
+            }
+        }
+}
+#else
+Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
+{
+    cr_skip_test("this build has no NCCL (nccl.h was not found beside CUDA)");
+}
+#endif
