@@ -22,7 +22,7 @@
       check: 'Check answer', finish: 'Finish and submit', answer: 'Your answer',
       correct: 'Correct.', wrong: 'Not quite.', correctChoice: '(correct answer)',
       unit: 'Unit', language: 'Language', accepted: 'Accepted answer: {a}',
-      numAnswer: 'Accepted: {lo} to {hi}', score: 'Score: {s}% (pass mark {p}%)',
+      numAnswer: 'Accepted: {lo} to {hi}', numExact: 'The answer: {x}', score: 'Score: {s}% (pass mark {p}%)',
       passed: 'Passed.', failed: 'Not passed yet.', unanswered: 'Not answered.',
       preview: 'Preview: no LMS found, so results are not recorded.',
       connected: 'Connected to the LMS: your answers are saved.',
@@ -37,7 +37,7 @@
       check: 'Periksa jawaban', finish: 'Selesai dan kirim', answer: 'Jawaban Anda',
       correct: 'Benar.', wrong: 'Belum tepat.', correctChoice: '(jawaban benar)',
       unit: 'Satuan', language: 'Bahasa', accepted: 'Jawaban yang diterima: {a}',
-      numAnswer: 'Diterima: {lo} sampai {hi}', score: 'Nilai: {s}% (batas lulus {p}%)',
+      numAnswer: 'Diterima: {lo} sampai {hi}', numExact: 'Jawabannya: {x}', score: 'Nilai: {s}% (batas lulus {p}%)',
       passed: 'Lulus.', failed: 'Belum lulus.', unanswered: 'Belum dijawab.',
       preview: 'Pratinjau: LMS tidak ditemukan, jadi hasil tidak dicatat.',
       connected: 'Terhubung ke LMS: jawaban Anda disimpan.',
@@ -398,7 +398,9 @@
       });
     }
     if (q.kind === 'text' && q.accept.length) box.appendChild(el('p', 'key', t('accepted', { a: q.accept[0] })));
-    if (q.kind === 'numeric') box.appendChild(el('p', 'key', t('numAnswer', { lo: q.min, hi: q.max })));
+    if (q.kind === 'numeric') {
+      box.appendChild(el('p', 'key', q.min === q.max ? t('numExact', { x: q.min }) : t('numAnswer', { lo: q.min, hi: q.max })));
+    }
     if (q.explain) md(box, q.explain);
     return box;
   }

@@ -346,6 +346,7 @@ async function resume(version) {
   await f2.waitForSelector('#result .score');
   // on-submit: now every question shows its verdict.
   assert.equal(await f2.$$eval('.feedback .verdict', (es) => es.length), data.questions.length);
+  assert.equal(await f2.$eval('#q-a4 .key', (e) => e.textContent), 'The answer: 42');
   const second = digest(await again.page.evaluate(() => window.lmsLog));
   assert.deepEqual(second.inter.map((i) => i.id).sort(), ['a1', 'a2', 'a4']);
   assert.equal(second.values[`${P}score.raw`], '40');
