@@ -97,6 +97,18 @@ Test(output, an_existing_file_is_replaced_whole)
     free(p);
 }
 
+Test(output, a_replaced_file_keeps_its_mode)
+{
+    char *p = path_in("course.xml");
+    spit(p, "old");
+    cr_assert_eq(chmod(p, 0640), 0);
+    cr_assert_eq(output_file(d, p, "new", 3), 0);
+    struct stat st;
+    cr_assert_eq(stat(p, &st), 0);
+    cr_expect_eq(st.st_mode & 0777, 0640);
+    free(p);
+}
+
 Test(output, a_folder_in_the_way_is_a_clear_error_and_is_left_alone)
 {
     char *p = path_in("course.xml");
