@@ -397,9 +397,29 @@ static char *token_text(const struct qz_parser *p, const struct src_loc *loc)
     return xstrndup(p->src->text + loc->off, p->off - loc->off);
 }
 
+/* The start of the line holding byte off. */
+static size_t line_start(const struct qz_parser *p, size_t off)
+{
+    const char *t = p->src->text;
+    while (off > 0 && t[off - 1] != '\n' && t[off - 1] != '\r') off--;
+    return off;
+}
+
+/* Columns of leading whitespace of the line holding off; -1 when something else precedes off. */
+static int indent_before(const struct qz_parser *p, size_t off, bool whole_line)
+{
+    const char *t = p->src->text;
+    size_t a = line_start(p, off);
+    if (a == 0 && p->src->len >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3)) a = 3;
+    int n = 0;
+    while (a + (size_t)n < p->src->len && (t[a + (size_t)n] == ' ' || t[a + (size_t)n] == '\t')) n++;
+    if (!whole_line && a + (size_t)n != off) return -1;
+    return n;
+}
+
 static void push_brace(struct qz_parser *p, const struct src_loc *loc)
 {
-    struct brace b = { .kind = BR_OTHER, .loc = *loc };
+    struct brace b = { .kind = BR_OTHER, .loc = *loc, .indent = indent_before(p, loc->off, true) };
     const char *name = p->prev_text ? p->prev_text : "?";
     int t2 = p->prev2_tok;
     bool named = p->prev_tok == T_IDENT || is_keyword_tok(p->prev_tok);
@@ -432,6 +452,20 @@ static void pop_brace(struct qz_parser *p)
 {
     if (!p->braces.n) return;
     free(p->braces.items[--p->braces.n].what);
+}
+
+/* A '}' in the file closes the innermost block; remember it when its indentation says otherwise. */
+static void close_brace(struct qz_parser *p, const struct src_loc *loc)
+{
+    if (!p->braces.n) return;
+    struct brace *b = &p->braces.items[p->braces.n - 1];
+    int ind = indent_before(p, loc->off, false);
+    if (!p->suspect.what && b->kind != BR_LANG && ind >= 0 && ind < b->indent) {
+        p->suspect = *b;
+        p->suspect.what = xstrdup(b->what);
+        p->suspect_close = *loc;
+    }
+    pop_brace(p);
 }
 
 /* Where the file ends, for "file ended here": just after its last visible character. */
@@ -470,7 +504,7 @@ static int deliver(struct qz_parser *p, int tok, QZPSTYPE *lval, const struct sr
     p->tok_text = tok == T_IDENT ? xstrdup(lval->str)
                 : tok == T_NUMBER ? xstrdup(lval->val->str) : NULL;
     if (tok == '{') push_brace(p, loc);
-    else if (tok == '}') pop_brace(p);
+    else if (tok == '}') close_brace(p, loc);
     free(p->prev2_text);
     p->prev2_text = p->prev_text;
     p->prev_text = tok == T_IDENT ? xstrdup(lval->str)
@@ -526,8 +560,14 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p
         struct src_loc end = eof_loc(p);
         *lloc = end;
         if (p->braces.n) {
-            if (!p->eof_reported && !p->eof_in_string)
+            if (!p->eof_reported && !p->eof_in_string && p->suspect.what) {
+                /* The block whose '}' went to its parent, going by indentation. */
+                diag_error(p->d, &p->suspect.loc, "unclosed '{' of %s", p->suspect.what);
+                diag_note(p->d, &p->suspect_close, "this '}' closed it, though its indentation matches the enclosing block");
+                diag_note(p->d, &end, "the file ended here");
+            } else if (!p->eof_reported && !p->eof_in_string) {
                 report_unclosed(p, &end, "the file ended here");
+            }
             p->eof_reported = true;
             pop_brace(p);
             p->synthetic = true;
@@ -569,6 +609,8 @@ void lex_state_free(struct qz_parser *p)
 {
     while (p->braces.n) pop_brace(p);
     VEC_FREE(p->braces);
+    free(p->suspect.what);
+    p->suspect.what = NULL;
     if (p->pending.tok == T_IDENT || p->pending.tok == T_STRING) free(p->pending.v.str);
     else if (p->pending.tok == T_NUMBER) { ast_value_clear(p->pending.v.val); free(p->pending.v.val); }
     p->pending.tok = 0;

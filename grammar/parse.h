@@ -24,6 +24,7 @@ struct brace {
     struct src_loc loc;     /* the '{' */
     char *what;             /* "single question 'q3'": used in messages; owned */
     int qkind;              /* BR_QUESTION: its enum ast_qkind */
+    int indent;             /* columns of whitespace before the first token of the '{' line */
 };
 
 /* Statements a question may hold only once (tagged ONCE_: keep once_name in build.c in sync). */
@@ -62,6 +63,13 @@ struct qz_parser {
     bool eof_seen;                  /* end of file reached; closing braces are being supplied */
     bool eof_reported;
     struct src_loc eof_loc;
+
+    /*
+     * The first block closed by a '}' indented less than the line that opened
+     * it: when the file ends with a block open, this is the likelier culprit.
+     */
+    struct brace suspect;           /* suspect.what == NULL: none */
+    struct src_loc suspect_close;   /* the '}' that closed it */
 
     struct pending_tok pending;     /* pending.tok == 0: none */
     bool synthetic;                 /* the last token handed out was supplied by the scanner */

@@ -7,6 +7,8 @@
  * goes on: `error` rules at statement and block level resynchronise at the
  * next statement keyword, and each completed statement re-arms reporting
  * (yyerrok), so every independent mistake in a file is reported in one run.
+ * Unclosed blocks are the scanner's business (lex.c): it knows where each
+ * '{' opened and supplies the missing '}' after reporting it.
  */
 
 %code requires {

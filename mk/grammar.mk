@@ -14,10 +14,10 @@ $(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h: grammar/quiz.l $(BUILD)/gen/quiz.ta
 	@mkdir -p $(@D)
 	$(FLEX) --header-file=$(BUILD)/gen/lex.yy.h -o $(BUILD)/gen/lex.yy.c $<
 
-# Generated code is not held to our warning set.
+# Generated code is not held to our warning set.  -MMD: it includes parse.h and ast.h.
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(GEN_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -std=c11 $(CFLAGS) $(SAN_FLAGS) -Wno-unused-function -c $< -o $@
+	$(CC) $(CPPFLAGS) -std=c11 $(CFLAGS) $(SAN_FLAGS) -Wno-unused-function -MMD -MP -c $< -o $@
 
 LIBQZ_OBJS := $(call obj,$(LIBQZ_SRCS)) $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(LIBQZ_GEN))
 

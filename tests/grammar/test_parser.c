@@ -539,6 +539,36 @@ Test(parser, an_unclosed_language_block_is_reported_where_it_opened)
     cr_assert_eq(question(0)->choices.n, 1);
 }
 
+Test(parser, an_unclosed_block_is_found_by_the_indentation_of_the_brace_that_closed_it)
+{
+    parse("quiz q {\n"
+          "    title \"t\"\n"
+          "    truefalse q3 {\n"
+          "        prompt \"z\"\n"
+          "        answer true\n"
+          "    single q4 { prompt \"p\" }\n"
+          "}\n");
+    /* q3's head cannot be told by a following question here: q4 closes q3 ... */
+    assert_error(0, 3, 18, "unclosed '{' of truefalse question 'q3'");
+    assert_note("the next question starts here", 6, 5);
+    cr_assert_eq(cap_errors(&cap), 1);
+
+    ast_file_free(file);
+    cap_fini(&cap);
+    cap_init(&cap);
+    parse("quiz q {\n"
+          "    title \"t\"\n"
+          "    truefalse q3 {\n"
+          "        prompt \"z\"\n"
+          "        answer true\n"
+          "}\n");
+    /* ... but as the last question, its missing '}' leaves the quiz open: the indentation tells. */
+    assert_error(0, 3, 18, "unclosed '{' of truefalse question 'q3'");
+    assert_note("this '}' closed it, though its indentation matches the enclosing block", 6, 1);
+    assert_note("the file ended here", 6, 2);
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
 Test(parser, an_unclosed_quiz_is_reported_at_its_brace)
 {
     parse("quiz paralelisme {\n  title \"t\"\n\n");
