@@ -29,3 +29,10 @@ $(LAB_TABLE_OBJ): $(LAB_TABLE)
 $(LABRUN): $(call obj,$(LABRUN_SRCS)) $(LAB_OBJS) $(LAB_TABLE_OBJ) $(LIBQZ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS)
+
+# Tests run each lab in-process through its real manifest (tests/labs/labtest.c).
+LABTEST_OBJS := $(call obj,tests/labs/labtest.c) $(RUNTIME_OBJS) $(LIBQZ)
+$(call obj,tests/labs/test_bubble.c): CPPFLAGS += -Ilabs/bubble
+$(call obj,tests/labs/test_tensor_split.c): CPPFLAGS += -Ilabs/tensor-split
+$(eval $(call criterion_test,labs/bubble,tests/labs/test_bubble.c,$(call obj,$(wildcard labs/bubble/*.c)) $(LABTEST_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,labs/tensor-split,tests/labs/test_tensor_split.c,$(call obj,$(wildcard labs/tensor-split/*.c)) $(LABTEST_OBJS),$(RUNTIME_LIBS)))

@@ -34,6 +34,8 @@ endif
 
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/dev,tests/runtime/test_dev.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 
 install: install-labrun
 .PHONY: install-labrun
@@ -43,3 +45,9 @@ install-labrun: $(LABRUN)
 	install -m 644 runtime/labrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/labrun.1
 	for d in labs/*/; do install -d $(DESTDIR)$(PREFIX)/share/labrun/$$d && \
 	    install -m 644 $$d* $(DESTDIR)$(PREFIX)/share/labrun/$$d; done
+
+# The command line, end to end (a step of `make check`).
+TEST_BINS += $(BUILD)/tests/runtime/cli
+$(BUILD)/tests/runtime/cli: tests/runtime/cli.sh $(LABRUN)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/runtime/cli.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@

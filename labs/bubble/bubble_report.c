@@ -156,20 +156,21 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     replay_run(&sc, cost, 0.0, &rp);
 
     /* ---- per stage ---- */
-    struct lab_table *t = lab_table_new(c, "per stage (CPU times measured, busy/idle replayed, wall measured)",
-        "stage|fwd ms|bwd ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|peak act KiB");
+    struct lab_table *t = lab_table_new(c, "per stage (per-operation CPU times measured, busy/idle replayed, wall measured)",
+        "stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|peak act KiB");
     double step_wall = wall1 - wall0, wall_busy_total = 0;
     int peak_held = 0, held_ok = 1;
     double peak_bytes = 0;
     for (int s = 0; s < p; s++) {
         const double *rec = all + reclen * (size_t)s;
-        double f = 0, b = 0, wall_busy = 0;
+        double f = 0, b = 0, copy = 0, wall_busy = 0;
         for (int j = 0; j < nops; j++) {
             const double *g = rec + (size_t)j * G_N;
             if (sched_op(&sc, s, j)->kind == 'F')
                 f += g[G_COMP];
             else
                 b += g[G_COMP];
+            copy += g[G_COMM];
             wall_busy += g[G_TEND] - g[G_TIN];
         }
         wall_busy_total += wall_busy;
@@ -180,8 +181,8 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         int bound = cfg->kind == SCHED_NAIVE ? 1 : cfg->kind == SCHED_GPIPE ? m : (p - s < m ? p - s : m);
         held_ok &= cfg->kind == SCHED_1F1B ? held <= bound : held == bound;
         double idle = rp.makespan - rp.busy[s];
-        lab_table_row(t, "%d|%.3f|%.3f|%.3f|%.3f|%.1f|%.3f|%.3f|%d|%.1f", s, 1e3 * f / m, 1e3 * b / m,
-                      1e3 * rp.busy[s], 1e3 * idle, 100 * idle / rp.makespan, 1e3 * wall_busy,
+        lab_table_row(t, "%d|%.3f|%.3f|%.3f|%.3f|%.3f|%.1f|%.3f|%.3f|%d|%.1f", s, 1e3 * f / m, 1e3 * b / m,
+                      1e3 * copy / nops, 1e3 * rp.busy[s], 1e3 * idle, 100 * idle / rp.makespan, 1e3 * wall_busy,
                       1e3 * (step_wall - wall_busy), held, bytes / 1024);
     }
     double formula = sched_bubble_formula(cfg->kind, p, m);
@@ -242,8 +243,9 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
              "competed for a core; an operation costs the median thread CPU time of its stage's "
-             "forwards (or backwards) in those steps, copies included; the schedule is replayed in "
-             "virtual time with those costs and transfers that take no further time (modelled)",
+             "forward (or backward) GEMMs in those steps; the schedule is replayed in virtual time "
+             "with those costs, transfers taking no time (modelled, as in the formula; the copies "
+             "send/recv cost here are in the copy column)",
              cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s");
     if (p > c->cores)
         lab_note(c, "%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "

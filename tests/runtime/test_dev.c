@@ -139,3 +139,24 @@ Test(dev, copy2d_moves_a_column_block_of_a_row_major_matrix)
         cr_assert_eq(dst[i], want[i]);
     dev_free_device(d);
 }
+
+Test(dev, a_freed_block_is_reused_for_the_same_size_and_counted_only_while_held)
+{
+    struct dev *d = dev_cpu_new(0);
+    void *a = dev_alloc(d, 4096, "activations");
+    dev_free(d, a);
+    cr_assert_eq(d->usage.current, 0);
+    cr_assert_eq(d->usage.reserved, 4096, "the block is kept for reuse");
+    void *b = dev_alloc(d, 4096, "activations");
+    cr_assert_eq(b, a, "the same size gets the kept block back");
+    cr_assert_eq(d->usage.current, 4096);
+    cr_assert_eq(d->usage.reserved, 4096);
+    void *c = dev_alloc(d, 100, "other");
+    cr_assert_neq(c, a);
+    cr_assert_eq(d->usage.reserved, 4196);
+    dev_free(d, b);
+    dev_free(d, c);
+    dev_trim(d);
+    cr_assert_eq(d->usage.reserved, 0);
+    dev_free_device(d);
+}

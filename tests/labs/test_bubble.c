@@ -1,0 +1,225 @@
+/*
+ * The bubble lab: its schedules (order, dependencies, activations held), the
+ * replay, and real pipelined runs on the threads backend (no deadlock, the
+ * unpipelined result, the measured bubble against the formula).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "bubble.h"
+#include "labtest.h"
+#include "schedule.h"
+
+extern const struct lab_impl lab_bubble;
+
+static const enum sched_kind kinds[] = { SCHED_NAIVE, SCHED_GPIPE, SCHED_1F1B };
+
+/* A cost in [1, 3): uneven on purpose, so no dependency is met by luck of equal timing. */
+static double cost_of(size_t k) { return 1.0 + (double)((k * 7919) % 97) / 48.5; }
+
+static size_t at(const struct schedule *s, int stage, int j) { return (size_t)stage * 2 * (size_t)s->m + (size_t)j; }
+
+/* Where F(stage, mb) or B(stage, mb) sits in stage's order. */
+static int find(const struct schedule *s, int stage, char kind, int mb)
+{
+    for (int j = 0; j < 2 * s->m; j++)
+        if (sched_op(s, stage, j)->kind == kind && sched_op(s, stage, j)->mb == mb)
+            return j;
+    return -1;
+}
+
+Test(bubble, every_schedule_runs_each_forward_and_backward_once_per_stage_forward_first)
+{
+    for (int k = 0; k < 3; k++)
+        for (int p = 1; p <= 8; p++)
+            for (int m = 1; m <= 32; m++) {
+                struct schedule s;
+                sched_build(&s, kinds[k], p, m);
+                for (int st = 0; st < p; st++)
+                    for (int i = 0; i < m; i++) {
+                        int f = find(&s, st, 'F', i), b = find(&s, st, 'B', i);
+                        cr_assert(f >= 0 && b >= 0, "%s p=%d m=%d: stage %d lacks F%d or B%d",
+                                  sched_name(kinds[k]), p, m, st, i, i);
+                        cr_assert_lt(f, b, "%s p=%d m=%d: stage %d runs B%d before F%d",
+                                     sched_name(kinds[k]), p, m, st, i, i);
+                    }
+                sched_free(&s);
+            }
+}
+
+Test(bubble, replayed_schedules_meet_every_dependency_and_never_deadlock_up_to_8_stages_and_32_microbatches)
+{
+    for (int k = 0; k < 3; k++)
+        for (int p = 1; p <= 8; p++)
+            for (int m = 1; m <= 32; m++) {
+                struct schedule s;
+                sched_build(&s, kinds[k], p, m);
+                size_t n = (size_t)p * 2 * (size_t)m;
+                double *cost = malloc(n * sizeof *cost);
+                for (size_t i = 0; i < n; i++)
+                    cost[i] = cost_of(i);
+                struct replay r;
+                replay_run(&s, cost, 0.25, &r);
+                cr_assert(!r.deadlock, "%s p=%d m=%d: %s", sched_name(kinds[k]), p, m, r.why);
+                for (int st = 0; st < p; st++)
+                    for (int j = 0; j < 2 * m; j++) {
+                        const struct sched_op *op = sched_op(&s, st, j);
+                        size_t me = at(&s, st, j);
+                        if (j > 0)
+                            cr_assert_geq(r.start[me], r.end[me - 1], "a stage runs one operation at a time");
+                        if (op->kind == 'F' && st > 0) {
+                            size_t dep = at(&s, st - 1, find(&s, st - 1, 'F', op->mb));
+                            cr_assert_geq(r.start[me], r.end[dep] + 0.25, "%s p=%d m=%d: F%d on stage %d "
+                                          "starts before its activation arrives", sched_name(kinds[k]), p, m, op->mb, st);
+                        }
+                        if (op->kind == 'B') {
+                            size_t own = at(&s, st, find(&s, st, 'F', op->mb));
+                            cr_assert_geq(r.start[me], r.end[own]);
+                            if (st < p - 1) {
+                                size_t dep = at(&s, st + 1, find(&s, st + 1, 'B', op->mb));
+                                cr_assert_geq(r.start[me], r.end[dep] + 0.25, "%s p=%d m=%d: B%d on stage %d "
+                                              "starts before its gradient arrives", sched_name(kinds[k]), p, m, op->mb, st);
+                            }
+                        }
+                    }
+                replay_free(&r);
+                free(cost);
+                sched_free(&s);
+            }
+}
+
+Test(bubble, one_f_one_b_holds_at_most_p_minus_s_activations_and_gpipe_holds_m)
+{
+    for (int p = 1; p <= 8; p++)
+        for (int m = 1; m <= 32; m++)
+            for (int k = 0; k < 3; k++) {
+                struct schedule s;
+                sched_build(&s, kinds[k], p, m);
+                size_t n = (size_t)p * 2 * (size_t)m;
+                double *cost = malloc(n * sizeof *cost);
+                for (size_t i = 0; i < n; i++)
+                    cost[i] = cost_of(i);
+                struct replay r;
+                replay_run(&s, cost, 0, &r);
+                for (int st = 0; st < p; st++) {
+                    int want = kinds[k] == SCHED_NAIVE ? 1 : kinds[k] == SCHED_GPIPE ? m : (p - st < m ? p - st : m);
+                    cr_assert_eq(r.peak_held[st], want, "%s p=%d m=%d stage %d held %d, expected %d",
+                                 sched_name(kinds[k]), p, m, st, r.peak_held[st], want);
+                    cr_assert_leq(r.peak_held[st], kinds[k] == SCHED_1F1B ? p : m);
+                }
+                replay_free(&r);
+                free(cost);
+                sched_free(&s);
+            }
+}
+
+Test(bubble, uniform_stages_replay_to_exactly_the_formula)
+{
+    for (int k = 0; k < 3; k++)
+        for (int p = 1; p <= 8; p++)
+            for (int m = 1; m <= 32; m++) {
+                struct schedule s;
+                sched_build(&s, kinds[k], p, m);
+                size_t n = (size_t)p * 2 * (size_t)m;
+                double *cost = malloc(n * sizeof *cost);
+                for (size_t i = 0; i < n; i++)
+                    cost[i] = s.ops[i].kind == 'F' ? 1.0 : 2.0;
+                struct replay r;
+                replay_run(&s, cost, 0, &r);
+                double want = kinds[k] == SCHED_NAIVE ? (double)(p - 1) / p : (double)(p - 1) / (m + p - 1);
+                cr_assert_float_eq(r.bubble, want, 1e-12, "%s p=%d m=%d: %.6f vs %.6f", sched_name(kinds[k]),
+                                   p, m, r.bubble, want);
+                cr_assert_float_eq(r.bubble, sched_bubble_formula(kinds[k], p, m), 1e-12);
+                replay_free(&r);
+                free(cost);
+                sched_free(&s);
+            }
+}
+
+Test(bubble, a_stage_order_that_cannot_finish_is_reported_as_a_deadlock)
+{
+    struct schedule s;
+    sched_build(&s, SCHED_GPIPE, 2, 2);
+    /* Stage 0 now waits for B1 before running F1, which B1 needs: a cycle. */
+    s.ops[1] = (struct sched_op){ 'B', 1 };
+    s.ops[3] = (struct sched_op){ 'F', 1 };
+    double cost[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+    struct replay r;
+    replay_run(&s, cost, 0, &r);
+    cr_assert(r.deadlock);
+    cr_assert(strstr(r.why, "stage") != NULL, "the reason names the stuck stage: %s", r.why);
+    replay_free(&r);
+    sched_free(&s);
+}
+
+/* ---- real runs ---- */
+
+static struct labtest *run(int p, int m, const char *sched, int hidden, int batch, int steps)
+{
+    char a[6][40];
+    snprintf(a[0], sizeof a[0], "stages=%d", p);
+    snprintf(a[1], sizeof a[1], "microbatches=%d", m);
+    snprintf(a[2], sizeof a[2], "schedule=%s", sched);
+    snprintf(a[3], sizeof a[3], "hidden=%d", hidden);
+    snprintf(a[4], sizeof a[4], "batch=%d", batch);
+    snprintf(a[5], sizeof a[5], "steps=%d", steps);
+    const char *args[] = { a[0], a[1], a[2], a[3], a[4], a[5], NULL };
+    struct labtest *t = labtest_run("labs/bubble", &lab_bubble, args);
+    cr_assert_not_null(t);
+    return t;
+}
+
+Test(bubble, real_pipelines_finish_with_the_unpipelined_gradients_for_every_schedule, .timeout = 120)
+{
+    static const int ps[] = { 1, 2, 3, 5, 8 }, ms[] = { 1, 2, 7, 32 };
+    static const char *const names[] = { "naive", "gpipe", "1f1b" };
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (int k = 0; k < 3; k++) {
+                struct labtest *t = run(ps[a], ms[b], names[k], 8, 2, 1);
+                cr_assert_eq(t->rc, 0, "%s p=%d m=%d did not run", names[k], ps[a], ms[b]);
+                cr_assert_eq(lab_report_failed(t->report), 0, "%s p=%d m=%d: a check failed", names[k], ps[a], ms[b]);
+                cr_assert_leq(labtest_metric(t, "max_rel_error"), 1e-12);
+                int want = k == 0 ? 1 : k == 1 ? ms[b] : (ps[a] < ms[b] ? ps[a] : ms[b]);
+                cr_assert_eq(labtest_metric(t, "peak_activations"), want, "%s p=%d m=%d held %g",
+                             names[k], ps[a], ms[b], labtest_metric(t, "peak_activations"));
+                labtest_free(t);
+            }
+}
+
+Test(bubble, measured_bubble_is_within_003_of_the_formula_on_uniform_stages, .timeout = 120)
+{
+    static const int ps[] = { 2, 4 }, ms[] = { 1, 4, 8, 16 };
+    static const char *const names[] = { "gpipe", "1f1b" };
+    for (int k = 0; k < 2; k++)
+        for (size_t a = 0; a < 2; a++)
+            for (size_t b = 0; b < 4; b++) {
+                struct labtest *t = run(ps[a], ms[b], names[k], 256, 32, 5);
+                double got = labtest_metric(t, "bubble_fraction");
+                double want = (double)(ps[a] - 1) / (ms[b] + ps[a] - 1);
+                cr_assert_float_eq(labtest_metric(t, "bubble_formula"), want, 1e-12);
+                cr_expect(fabs(got - want) <= 0.03, "%s p=%d m=%d: measured bubble %.4f, formula %.4f",
+                          names[k], ps[a], ms[b], got, want);
+                cr_assert_geq(labtest_metric(t, "step_ms") * 1.005 + 0.05, labtest_metric(t, "critical_path_ms"));
+                labtest_free(t);
+            }
+}
+
+Test(bubble, naive_schedule_idles_p_minus_1_over_p_whatever_m_is)
+{
+    struct labtest *t = run(3, 4, "naive", 128, 16, 3);
+    cr_assert_float_eq(labtest_metric(t, "bubble_formula"), 2.0 / 3.0, 1e-12);
+    double got = labtest_metric(t, "bubble_fraction");
+    cr_assert(fabs(got - 2.0 / 3.0) <= 0.03, "naive p=3 m=4: measured %.4f", got);
+    labtest_free(t);
+}
+
+Test(bubble, every_metric_of_the_manifest_is_reported)
+{
+    struct labtest *t = run(2, 2, "1f1b", 8, 2, 1);
+    for (size_t i = 0; i < t->def->metrics.n; i++)
+        cr_assert(!isnan(labtest_metric(t, t->def->metrics.items[i].name)), "%s missing",
+                  t->def->metrics.items[i].name);
+    labtest_free(t);
+}

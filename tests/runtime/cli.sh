@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# labrun's command line: listing, per-lab help, parameter errors and exit
+# status, output files.  Usage: cli.sh PATH/TO/labrun (run from the repository root).
+set -u
+labrun=${1:?usage: cli.sh LABRUN}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+# expect NAME STATUS PATTERN -- ARGS...: labrun ARGS exits STATUS and its output matches PATTERN.
+expect() {
+    local name=$1 want=$2 pattern=$3
+    shift 4
+    "$labrun" "$@" >"$tmp/out" 2>&1
+    local rc=$?
+    if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" "$tmp/out"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name: labrun $* exited $rc (wanted $want), output:"
+        sed 's/^/    /' "$tmp/out" | head -20
+    fi
+}
+
+small=(--stages 2 --microbatches 2 --hidden 8 --batch 2 --steps 1)
+
+expect "list shows every lab with its title" 0 'bubble +Pipeline bubble' -- --list
+expect "list shows tensor-split" 0 'tensor-split +Tensor parallelism' -- --list
+expect "help lists parameters with ranges" 0 '--stages 1\.\.64 +pipeline stages p' -- bubble --help
+expect "help lists metrics" 0 'bubble_fraction' -- labs/bubble --help
+expect "out of range names parameter and range" 2 "--stages: '100' is out of range; allowed: 1\.\.64" -- labs/bubble --stages 100
+expect "a bad choice lists the choices" 2 "allowed: naive\|gpipe\|1f1b" -- bubble --schedule zigzag
+expect "a misspelt parameter gets a suggestion" 2 'did you mean --microbatches' -- bubble --microbatch 4
+expect "a parameter without a value" 2 '--stages needs a value' -- bubble --stages
+expect "an unknown lab" 2 "no lab 'nosuch'" -- nosuch
+expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|cuda\|mpi" -- bubble --backend quantum
+expect "no arguments is a usage error" 2 'usage: labrun' --
+expect "a run whose checks pass exits 0" 0 'PASS +pipelined equals unpipelined' -- bubble "${small[@]}"
+expect "the report names backend and cores" 0 'backend cpu: 2 ranks on [0-9]+ core' -- bubble "${small[@]}"
+expect "json to standard output" 0 '"lab": "bubble"' -- bubble "${small[@]}" --json - -q
+expect "json holds every metric" 0 '"bubble_formula": 0\.3333' -- bubble "${small[@]}" --json - -q
+expect "tensor-split reports its error" 0 'PASS +split equals unsplit' -- tensor-split --ranks 3 --tokens 5 --hidden 7 --ffn 11
+expect "trace and svg are written" 0 'PASS' -- bubble "${small[@]}" --trace "$tmp/t.json" --svg "$tmp/s.svg"
+if grep -q '"traceEvents"' "$tmp/t.json" 2>/dev/null && grep -q '<svg' "$tmp/s.svg" 2>/dev/null; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL: --trace / --svg files missing or wrong"
+fi
+expect "an unwritable output is an error" 1 'cannot write' -- bubble "${small[@]}" -q --json "$tmp/no/such/dir.json"
+if [ -z "$(ls "$tmp/no" 2>/dev/null)" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: partial output left"; fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
