@@ -2,7 +2,8 @@
 # activations and allreduce labs and of --verify.  Included after
 # mk/runtime.mk and before mk/labs.mk, which links labrun from LABRUN_SRCS.
 
-LABRUN_SRCS := $(filter-out runtime/verify.c,$(LABRUN_SRCS)) runtime/verify.c
+VERIFY_SRCS := runtime/verify.c runtime/verify_expect.c runtime/verify_cli.c
+LABRUN_SRCS := $(filter-out $(VERIFY_SRCS),$(LABRUN_SRCS)) $(VERIFY_SRCS)
 
 # Lab tests link the lab's own objects, the runtime and libqz (manifests).
 LABSUPPORT_OBJS := $(call obj,tests/labs/lab_support.c) $(RUNTIME_OBJS) $(LIBQZ)
@@ -16,7 +17,7 @@ $(eval $(call criterion_test,labs/activations,tests/labs/test_activations.c,$(ca
 $(eval $(call criterion_test,labs/allreduce,tests/labs/test_allreduce.c,$(call obj,labs/allreduce/ar_model.c labs/allreduce/allreduce.c) $(LABSUPPORT_OBJS),$(RUNTIME_LIBS)))
 
 # --verify runs the real labs: link every lab and the generated table, as labrun does.
-VERIFY_TEST_OBJS := $(call obj,runtime/verify.c runtime/labs.c $(sort $(wildcard labs/*/*.c))) \
+VERIFY_TEST_OBJS := $(call obj,$(VERIFY_SRCS) runtime/labs.c $(sort $(wildcard labs/*/*.c))) \
                     $(BUILD)/obj/gen/labs_table.o $(RUNTIME_OBJS) $(LIBQZ)
 $(eval $(call criterion_test,runtime/verify,tests/runtime/test_verify.c,$(VERIFY_TEST_OBJS),$(RUNTIME_LIBS)))
 

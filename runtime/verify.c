@@ -351,52 +351,6 @@ static void run_groups(struct verify *v, const struct backend *b, int jobs)
 
 /* ---- Judging and printing ------------------------------------------------- */
 
-static void fmt_num(char *buf, size_t n, double x)
-{
-    if (x == trunc(x) && fabs(x) < 1e15)
-        snprintf(buf, n, "%.0f", x);
-    else
-        snprintf(buf, n, "%.4g", x);
-}
-
-static double value_of(const struct ast_value *v) { return v->percent ? v->num / 100 : v->num; }
-
-bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double m,
-                   char *expected, size_t n)
-{
-    char a[64], b[64];
-    double y = value_of(&e->value);
-    fmt_num(a, sizeof a, y);
-    switch (e->op) {
-    case CMP_LT: snprintf(expected, n, "< %s", a); return m < y;
-    case CMP_LE: snprintf(expected, n, "<= %s", a); return m <= y;
-    case CMP_GT: snprintf(expected, n, "> %s", a); return m > y;
-    case CMP_GE: snprintf(expected, n, ">= %s", a); return m >= y;
-    case CMP_EQ: snprintf(expected, n, "== %s", a); return fabs(m - y) <= 1e-9 * fmax(1, fabs(y));
-    case CMP_WITHIN:
-        break;
-    }
-    double tol = value_of(&e->tolerance);
-    fmt_num(b, sizeof b, tol);
-    if (!e->of_answer) {
-        snprintf(expected, n, "within %s of %s", b, a);
-        return fabs(m - y) <= tol;
-    }
-    const struct ast_numeric *k = &q->numeric;
-    if (k->kind == NUM_RANGE) {
-        double lo = value_of(&k->lo), hi = value_of(&k->hi);
-        char l[64], h[64];
-        fmt_num(l, sizeof l, lo);
-        fmt_num(h, sizeof h, hi);
-        snprintf(expected, n, "within %s of %s..%s", b, l, h);
-        return m >= lo - tol && m <= hi + tol;
-    }
-    y = value_of(&k->value);
-    fmt_num(a, sizeof a, y);
-    snprintf(expected, n, "within %s of %s (answer)", b, a);
-    return fabs(m - y) <= tol;
-}
-
 /* "stages=4, microbatches=1", as the quiz wrote them ("defaults" for none). */
 static char *args_text(const struct ast_labref *ref)
 {
@@ -464,7 +418,7 @@ static size_t judge(struct verify *v)
             if (k == g->names.n) {
                 why = "the lab did not report this metric";
             } else {
-                fmt_num(measured, sizeof measured, g->values.items[k]);
+                verify_fmt_num(measured, sizeof measured, g->values.items[k]);
                 pass = verify_expect(cl->e, cl->q, g->values.items[k], expected, sizeof expected);
                 if (g->failed > 0) {
                     pass = false;
@@ -581,71 +535,4 @@ int verify_quiz(const struct verify_opts *o, const char *path)
     diag_free(d);
     verify_free(&v);
     return failed ? 1 : 0;
-}
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME]\n"
-               "Runs every `lab ... expect ...` claim of the quiz and prints a table:\n"
-               "question | lab | params | metric | expected | measured | result.\n"
-               "  -L DIR          look for labs in DIR first (then labs/ beside the quiz, then ./labs)\n"
-               "  -j N            lab runs at once (default: the cores available)\n"
-               "  --backend NAME  where ranks run (%s)\n"
-               "Exit status: 0 every claim passed, 1 a claim failed or the quiz has errors, 2 usage.\n",
-            backend_names());
-}
-
-int verify_main(int argc, char **argv)
-{
-    struct verify_opts o = { 0 };
-    const char *quiz = NULL;
-    int rc = 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--verify") == 0) {
-            continue;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            rc = 0;
-            goto done;
-        } else if (strcmp(a, "-L") == 0 && val) {
-            qz_labpath_add(&o.extra, val);
-            i++;
-        } else if (strncmp(a, "-L", 2) == 0 && a[2]) {
-            qz_labpath_add(&o.extra, a + 2);
-        } else if (strcmp(a, "-j") == 0 && val) {
-            char *end;
-            long j = strtol(val, &end, 10);
-            if (*end || j < 1 || j > 256) {
-                fprintf(stderr, "labrun: error: -j: '%s' is not a number of runs in 1..256\n", val);
-                goto done;
-            }
-            o.jobs = (int)j;
-            i++;
-        } else if (strcmp(a, "--backend") == 0 && val) {
-            o.backend = val;
-            i++;
-        } else if (strncmp(a, "--backend=", 10) == 0) {
-            o.backend = a + 10;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "labrun: error: --verify: unknown option '%s'\n", a);
-            usage(stderr);
-            goto done;
-        } else if (quiz) {
-            fprintf(stderr, "labrun: error: --verify takes one quiz (got '%s' and '%s')\n", quiz, a);
-            goto done;
-        } else {
-            quiz = a;
-        }
-    }
-    if (!quiz) {
-        fprintf(stderr, "labrun: error: --verify needs a quiz file\n");
-        usage(stderr);
-        goto done;
-    }
-    rc = verify_quiz(&o, quiz);
-done:
-    qz_labpath_clear(&o.extra);
-    return rc;
 }

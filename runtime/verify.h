@@ -37,6 +37,9 @@ int verify_quiz(const struct verify_opts *o, const char *path);
 bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double measured,
                    char *expected, size_t n);
 
+/* A figure as the table shows it: 4, 0.2727, 1.2e-07. */
+void verify_fmt_num(char *buf, size_t n, double x);
+
 /* The command line: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME]. */
 int verify_main(int argc, char **argv);
 

@@ -1,0 +1,54 @@
+/*
+ * verify_expect.c — judging one claim: a measured figure against an
+ * `expect` line, the numeric question's answer key for `within X of answer`.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "verify.h"
+
+void verify_fmt_num(char *buf, size_t n, double x)
+{
+    if (x == trunc(x) && fabs(x) < 1e15)
+        snprintf(buf, n, "%.0f", x);
+    else
+        snprintf(buf, n, "%.4g", x);
+}
+
+static double value_of(const struct ast_value *v) { return v->percent ? v->num / 100 : v->num; }
+
+bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double m,
+                   char *expected, size_t n)
+{
+    char a[64], b[64];
+    double y = value_of(&e->value);
+    verify_fmt_num(a, sizeof a, y);
+    switch (e->op) {
+    case CMP_LT: snprintf(expected, n, "< %s", a); return m < y;
+    case CMP_LE: snprintf(expected, n, "<= %s", a); return m <= y;
+    case CMP_GT: snprintf(expected, n, "> %s", a); return m > y;
+    case CMP_GE: snprintf(expected, n, ">= %s", a); return m >= y;
+    case CMP_EQ: snprintf(expected, n, "== %s", a); return fabs(m - y) <= 1e-9 * fmax(1, fabs(y));
+    case CMP_WITHIN:
+        break;
+    }
+    double tol = value_of(&e->tolerance);
+    verify_fmt_num(b, sizeof b, tol);
+    if (!e->of_answer) {
+        snprintf(expected, n, "within %s of %s", b, a);
+        return fabs(m - y) <= tol;
+    }
+    const struct ast_numeric *k = &q->numeric;
+    if (k->kind == NUM_RANGE) {
+        double lo = value_of(&k->lo), hi = value_of(&k->hi);
+        char l[64], h[64];
+        verify_fmt_num(l, sizeof l, lo);
+        verify_fmt_num(h, sizeof h, hi);
+        snprintf(expected, n, "within %s of %s..%s", b, l, h);
+        return m >= lo - tol && m <= hi + tol;
+    }
+    y = value_of(&k->value);
+    verify_fmt_num(a, sizeof a, y);
+    snprintf(expected, n, "within %s of %s (answer)", b, a);
+    return fabs(m - y) <= tol;
+}
