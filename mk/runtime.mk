@@ -37,12 +37,13 @@ $(eval $(call criterion_test,runtime/dev,tests/runtime/test_dev.c,$(RUNTIME_CORE
 $(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 
-install: install-labrun
-.PHONY: install-labrun
-install-labrun: $(LABRUN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/labrun/labs
-	install -m 755 $(LABRUN) $(DESTDIR)$(PREFIX)/bin/labrun
-	install -m 644 runtime/labrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/labrun.1
+# quizc's install rule (mk/compiler.mk) installs INSTALL_BINS and INSTALL_MANS;
+# the labs' folders go to PREFIX/share/labrun/labs, where labrun looks last.
+INSTALL_BINS += $(LABRUN)
+INSTALL_MANS += runtime/labrun.1
+install: install-labs
+.PHONY: install-labs
+install-labs:
 	for d in labs/*/; do install -d $(DESTDIR)$(PREFIX)/share/labrun/$$d && \
 	    install -m 644 $$d* $(DESTDIR)$(PREFIX)/share/labrun/$$d; done
 

@@ -65,6 +65,12 @@ static char *resolve_lab(const char *arg, const struct qz_labpath *lp)
     return qz_find_lab(lp, arg);
 }
 
+static bool is_lab_dir_parent(const char *dir)
+{
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -116,6 +122,29 @@ static int list_labs(const struct qz_labpath *lp)
         return 1;
     }
     return 0;
+}
+
+/*
+ * The installed labs: PREFIX/share/labrun/labs as built, and the same folder
+ * beside the running program (bin/../share/labrun/labs), for an installation
+ * moved elsewhere or made with another PREFIX.
+ */
+static void add_installed_labs(struct qz_labpath *lp)
+{
+    qz_labpath_add(lp, LABRUN_LABDIR);
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    char *dir = xasprintf("%s/../share/labrun/labs", exe);
+    if (strcmp(dir, LABRUN_LABDIR) != 0 && is_lab_dir_parent(dir))
+        qz_labpath_add(lp, dir);
+    free(dir);
 }
 
 struct options {
@@ -208,7 +237,7 @@ int labrun_main(int argc, char **argv)
     if (parse_options(argc, argv, &o, &lp) < 0)
         goto done;
     qz_labpath_add(&lp, "labs");
-    qz_labpath_add(&lp, LABRUN_LABDIR);
+    add_installed_labs(&lp);
     if (o.list) {
         status = list_labs(&lp);
         goto done;
