@@ -166,6 +166,18 @@ static void record(struct stage *s, long mb, int dir, long to, long layer)
 
 static int tag_of(long mb, int dir) { return (int)(2 * mb + dir); }
 
+/* Send a boundary tensor, shown in --trace and --svg on the stage's communication stream. */
+static int send_traced(struct stage *s, const void *buf, size_t bytes, long to, long mb, int dir)
+{
+    struct lab_event ev = { .rank = s->c->rank, .stream = 1, .mb = (int)mb,
+                            .name = dir == DIR_FORWARD ? "send activation" : "send gradient",
+                            .ts_us = lab_now_us(s->c) };
+    int rc = comm_send(s->c->comm, buf, bytes, (int)to, tag_of(mb, dir));
+    ev.dur_us = lab_now_us(s->c) - ev.ts_us;
+    lab_trace(s->c, &ev);
+    return rc;
+}
+
 // snippet: stage-forward
 /* One micro-batch through this stage: receive, compute every layer, send on. */
 static int stage_forward(struct stage *s, long mb)
@@ -190,7 +202,7 @@ static int stage_forward(struct stage *s, long mb)
         if (dev_sync(d) != 0)
             return -1;
         record(s, mb, DIR_FORWARD, s->k + 1, s->first + s->nl - 1);
-        return comm_send(s->c->comm, s->out, bytes, (int)s->k + 1, tag_of(mb, DIR_FORWARD));
+        return send_traced(s, s->out, bytes, s->k + 1, mb, DIR_FORWARD);
     }
     return 0;
 }
@@ -224,7 +236,7 @@ static int stage_backward(struct stage *s, long mb)
         if (dev_sync(d) != 0)
             return -1;
         record(s, mb, DIR_BACKWARD, s->k - 1, s->first);
-        return comm_send(s->c->comm, s->gy, bytes, (int)s->k - 1, tag_of(mb, DIR_BACKWARD));
+        return send_traced(s, s->gy, bytes, s->k - 1, mb, DIR_BACKWARD);
     }
     return 0;
 }
@@ -463,6 +475,10 @@ static int activations_run(struct lab_ctx *c)
     s.nl = (long)comm_share((size_t)L, (int)s.p, (int)s.k);
 
     int rc = stage_setup(&s);
+    lab_trace_stream(c, c->rank, 0, "compute (wall clock)");
+    lab_trace_stream(c, c->rank, 1, "sends to the neighbouring stages");
+    if (c->rank == 0)
+        lab_svg_rows(c, "stage");
     comm_stats_reset(c->comm);
     for (long mb = 0; rc == 0 && mb < s.m; mb++) {
         struct lab_event ev = { .rank = c->rank, .stream = 0, .name = "forward", .mb = (int)mb,
