@@ -21,7 +21,7 @@ $(info gpu: nvcc ✓ $(NVCC) ($(shell $(NVCC) --version | sed -nE 's/.*release (
 $(info gpu: NCCL $(if $(HAVE_NCCL),✓ $(NCCL_VERSION) $(NCCL_H),✗ (no nccl.h and libnccl.so beside CUDA: ranks beyond one share a GPU)))
 else
 HAVE_NCCL :=
-$(info gpu: nvcc ✗ (not on PATH nor in /usr/local/cuda/bin): labrun --backend cuda will say it is not built in)
+$(info gpu: nvcc ✗ (not on PATH nor in /usr/local/cuda/bin, or NVCC= was given): labrun --backend cuda will say it is not built in)
 $(info gpu: NCCL ✗ (needs nvcc))
 endif
 

@@ -39,5 +39,5 @@ $(MPI_CHECK_STEP): tests/mpi/run.sh $(MPI_TEST) $(LABRUN)
 CHECK_STEPS += $(MPI_CHECK_STEP)
 check: $(MPI_CHECK_STEP)
 else
-$(info mpi: mpicc ✗ (not on PATH): labrun --backend mpi will say it is not built in)
+$(info mpi: mpicc ✗ (not on PATH, or MPICC= was given): labrun --backend mpi will say it is not built in)
 endif
