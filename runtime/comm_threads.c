@@ -15,11 +15,13 @@
  * shared-memory transports do.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm.h"
+#include "timer.h"
 #include "util.h"
 
 struct message {
@@ -38,6 +40,7 @@ struct message {
 struct mailbox {
     pthread_mutex_t lock;
     pthread_cond_t arrived;
+    atomic_ulong changes;           /* bumped, under lock, with every broadcast of arrived */
     struct message *head, *tail;    /* in arrival order */
 };
 
@@ -48,7 +51,45 @@ struct comm_threads_world {
     struct message *pool;   /* free message buffers, to reuse */
     int npool;
     int aborted;            /* a rank failed: receives give up (set under every box's lock) */
+    int spin;               /* ranks <= cores: a wait spins a little before it sleeps */
 };
+
+/* How long a wait spins before it sleeps. */
+#define SPIN_SECONDS 10e-6
+
+/* Wake every waiter of b (b->lock held). */
+static void box_changed(struct mailbox *b)
+{
+    atomic_fetch_add_explicit(&b->changes, 1, memory_order_release);
+    pthread_cond_broadcast(&b->arrived);
+}
+
+/*
+ * Wait until b changes; called and returns with b->lock held.  The ranks of
+ * a collective hand chunks to each other in lock-step, a few microseconds
+ * apart, while waking a thread that went to sleep costs tens of microseconds
+ * (more on a virtual machine): at 1 MiB that was most of an all-reduce.  So
+ * when every rank has a core, a wait first watches b for SPIN_SECONDS.  With
+ * more ranks than cores it sleeps at once: spinning would hold the core the
+ * awaited rank needs.  No pause instruction: under a hypervisor a pause loop
+ * can make the virtual CPU yield.
+ */
+static void box_wait(const struct comm_threads_world *w, struct mailbox *b)
+{
+    if (w->spin) {
+        unsigned long seen = atomic_load_explicit(&b->changes, memory_order_relaxed);
+        pthread_mutex_unlock(&b->lock);
+        double until = timer_wall() + SPIN_SECONDS;
+        for (int i = 1; atomic_load_explicit(&b->changes, memory_order_acquire) == seen; i++)
+            if (i % 32 == 0 && timer_wall() > until)
+                break;
+        pthread_mutex_lock(&b->lock);
+        /* From here a change needs the lock, so the wait below cannot miss one. */
+        if (atomic_load_explicit(&b->changes, memory_order_relaxed) != seen)
+            return;
+    }
+    pthread_cond_wait(&b->arrived, &b->lock);
+}
 
 struct comm_threads_world *comm_threads_world_new(int n)
 {
@@ -58,8 +99,10 @@ struct comm_threads_world *comm_threads_world_new(int n)
     for (int r = 0; r < n; r++) {
         pthread_mutex_init(&w->boxes[r].lock, NULL);
         pthread_cond_init(&w->boxes[r].arrived, NULL);
+        atomic_init(&w->boxes[r].changes, 0);
     }
     pthread_mutex_init(&w->pool_lock, NULL);
+    w->spin = n <= timer_cores();
     return w;
 }
 
@@ -129,7 +172,7 @@ void comm_threads_abort(struct comm_threads_world *w)
     for (int r = 0; r < w->n; r++) {
         pthread_mutex_lock(&w->boxes[r].lock);
         w->aborted = 1;
-        pthread_cond_broadcast(&w->boxes[r].arrived);
+        box_changed(&w->boxes[r]);
         pthread_mutex_unlock(&w->boxes[r].lock);
     }
 }
@@ -147,7 +190,7 @@ static void post(struct comm_threads_world *w, struct message *m, int dst)
     else
         b->head = m;
     b->tail = m;
-    pthread_cond_broadcast(&b->arrived);
+    box_changed(b);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -190,7 +233,7 @@ static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
                 b->tail = prev;
             break;
         }
-        pthread_cond_wait(&b->arrived, &b->lock);
+        box_wait(w, b);
     }
     pthread_mutex_unlock(&b->lock);
     int rc = 0;
@@ -206,7 +249,7 @@ static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
         /* The sender waits for this; m lives on its stack and is not touched after. */
         pthread_mutex_lock(&b->lock);
         m->consumed = 1;
-        pthread_cond_broadcast(&b->arrived);
+        box_changed(b);
         pthread_mutex_unlock(&b->lock);
     } else {
         message_put(w, m);
@@ -246,7 +289,7 @@ static int th_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
                 break;
             }
         }
-        pthread_cond_wait(&b->arrived, &b->lock);
+        box_wait(w, b);
     }
     pthread_mutex_unlock(&b->lock);
     return rc;
