@@ -140,3 +140,40 @@ Test(load, parsing_a_lab_manifest_gives_its_definition)
     cr_assert_str_eq(f->lab->metrics.items[0].help, "n squared");
     ast_file_free(f);
 }
+
+Test(load, a_quiz_with_every_construct_loads_without_error)
+{
+    course = qz_load(cap.d, DATA "all-constructs.qz", NULL);
+    cr_assert_eq(cap_errors(&cap), 0, "%s at %d:%d", cap.n ? cap.recs[0].msg : "", cap.n ? cap.recs[0].line : 0,
+                 cap.n ? cap.recs[0].col : 0);
+    const struct ast_quiz *q = course->quiz;
+    cr_assert_str_eq(q->id, "semua");
+    cr_assert_eq(q->langs.n, 2);
+    cr_assert_eq(q->feedback, FEEDBACK_ON_SUBMIT);
+    cr_assert_eq(q->shuffle, SHUFFLE_CHOICES);
+    cr_assert_eq(q->passing, 70);
+    const struct ast_tr *intro = ast_text_get(q->intro, "id");
+    cr_assert_eq(intro->doc.blocks.n, 2);
+    cr_assert_eq(intro->doc.blocks.items[1].kind, MD_CODEBLOCK);
+    cr_assert_str_eq(intro->doc.blocks.items[1].code, "int x = 1;");
+
+    const char *ids[] = { "s1", "m1", "middle", "leaf", "after-leaf", "t1", "n1", "n2", "x1" };
+    enum ast_qkind kinds[] = { Q_SINGLE, Q_MULTIPLE, Q_NUMERIC, Q_MULTIPLE, Q_TEXT, Q_TRUEFALSE, Q_NUMERIC,
+                               Q_NUMERIC, Q_TEXT };
+    cr_assert_eq(course->questions.n, 9);
+    for (size_t i = 0; i < 9; i++) {
+        cr_assert_str_eq(course->questions.items[i]->id, ids[i]);
+        cr_assert_eq(course->questions.items[i]->kind, kinds[i], "question %s", ids[i]);
+    }
+    const struct ast_question *s1 = course->questions.items[0];
+    cr_assert_str_eq(ast_text_get(s1->explain, "en")->raw, "Neutral explanation with \"quotes\", a tab\there and 😀.");
+    cr_assert_str_eq(ast_text_get(s1->choices.items[0].because, "en")->raw, "Because");
+    cr_assert_eq(s1->points, 2);
+    cr_assert_eq(s1->labs.items[0].args.n, 3);
+    cr_assert_eq(s1->snippets.n, 1);
+    const struct ast_question *n1 = course->questions.items[6];
+    cr_assert_eq(n1->numeric.kind, NUM_TOLERANCE);
+    cr_assert(n1->labs.items[0].expects.items[1].of_answer);
+    cr_assert_eq(course->questions.items[7]->numeric.kind, NUM_RANGE);
+    cr_assert_eq(course->questions.items[8]->accept.n, 2);
+}
