@@ -39,6 +39,8 @@ const min = (xs) => Math.min(...xs);
 const max = (xs) => Math.max(...xs);
 
 const machine = load("machine.json");
+// Other work on the machine slows every figure; the load average says how much there was.
+const loadEnd = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const checkRuns = runs("quizc_check"), compileRuns = runs("quizc_compile");
 const giftRuns = runs("gift_parse"), giftProc = runs("gift_process");
 for (const r of [...checkRuns, ...compileRuns, ...giftProc])
@@ -95,8 +97,10 @@ const results = {
             gift_bytes: giftRuns[0].bytes,
             course_xml_bytes: xmlBytes,
             quizc_check_s: check_s,
+            quizc_check_cpu_s: min(checkRuns.map((r) => r.user_s + r.sys_s)),
             quizc_check_runs_s: checkRuns.map((r) => r.wall_s),
             quizc_compile_s: compile_s,
+            quizc_compile_cpu_s: min(compileRuns.map((r) => r.user_s + r.sys_s)),
             quizc_compile_runs_s: compileRuns.map((r) => r.wall_s),
             quizc_peak_rss_kib: rss_kib,
             gift_pegjs_parse_s: gift_parse_s,
@@ -112,6 +116,8 @@ const results = {
         tensor_split: ts,
         bubble,
         pipeline_zero_work: labs.pipeline_zero_work,
+        pipeline_zero_work_p4: existsSync(join(dir, "labs_p4.json")) ? load("labs_p4.json").pipeline_zero_work : null,
+        load_average: { start: machine.loadavg, end: loadEnd },
     },
 };
 writeFileSync(join(dir, "results.json"), JSON.stringify(results, null, 1) + "\n");
@@ -141,7 +147,8 @@ for (const r of rows)
     for (let i = 0; i < 3; i++)
         w[i] = Math.max(w[i], r[i].length);
 const line = (r) => `${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}  ${r[4]}`;
-console.log(`\nmake bench on ${machine.nproc} cores, ${machine.cpu}, ${machine.date}`);
+console.log(`\nmake bench on ${machine.nproc} cores, ${machine.cpu}, ${machine.date}` +
+            ` (load average ${machine.loadavg} at the start, ${loadEnd} at the end)`);
 console.log(line(["key", "value", "target", "met", "from"]));
 for (const r of rows)
     console.log(line([r[0], r[1], r[2], r[3] ? "yes" : "NO ", r[4]]));

@@ -26,6 +26,7 @@ say() { printf '%s\n' "bench: $*" >&2; }
     printf '"kernel": "%s", ' "$(uname -r)"
     printf '"node": "%s", ' "$(node --version)"
     printf '"mpirun": "%s", ' "$(mpirun --version 2>/dev/null | head -1 | tr -d '"\\')"
+    printf '"loadavg": "%s", ' "$(cut -d' ' -f1-3 /proc/loadavg)"
     printf '"date": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$out/machine.json"
 
@@ -56,6 +57,7 @@ done
 say "memcpy, threads all-reduce, split GEMM, zero-work pipeline"
 ranks=$(nproc)
 "$bin/bench_labs" -o "$out/labs.json" --ranks "$ranks" --stages 2 --microbatches 8
+# The zero-work pipeline again with four stages (more ranks than cores here).
 "$bin/bench_labs" -o "$out/labs_p4.json" --ranks "$ranks" --stages 4 --microbatches 8 --size 16 \
     2>&1 | grep pipeline >&2 || true
 
@@ -67,7 +69,7 @@ for sched in gpipe 1f1b; do
     for p in 2 4; do
         for m in 4 8 16; do
             "$labrun" labs/bubble --stages "$p" --microbatches "$m" --schedule "$sched" \
-                --json "$out/bubble_${sched}_p${p}_m${m}.json" > /dev/null
+                --steps 5 --json "$out/bubble_${sched}_p${p}_m${m}.json" > /dev/null
         done
     done
 done
