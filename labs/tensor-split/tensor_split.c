@@ -241,6 +241,8 @@ static int ts_run(struct lab_ctx *c)
     /* A warm-up forward, then the measured one with fresh counters. */
     if (rc == 0)
         rc = ts_forward(c, &cfg, &s);
+    if (c->rank == 0)
+        lab_progress(c, 0.5, "warm-up forward done");
     if (rc == 0) {
         comm_stats_reset(c->comm);
         s.compute_cpu = 0;
