@@ -96,15 +96,23 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
         ts[r].dev = dev_cuda_new(r, ts[r].gpu);
     if (use_nccl) {
 #ifdef HAVE_NCCL
-        ncclComm_t *nc = xcalloc((size_t)nranks, sizeof *nc);
+        ncclComm_t *nc[COMM_NCCL_COMMS];
         int *devs = xcalloc((size_t)nranks, sizeof *devs);
         for (int r = 0; r < nranks; r++)
             devs[r] = r;
-        NCCL_CHECK(ncclCommInitAll(nc, nranks, devs));
-        for (int r = 0; r < nranks; r++)
-            ts[r].comm = comm_nccl_rank(nc[r], r, nranks, ts[r].dev);
+        for (int j = 0; j < COMM_NCCL_COMMS; j++) {
+            nc[j] = xcalloc((size_t)nranks, sizeof *nc[j]);
+            NCCL_CHECK(ncclCommInitAll(nc[j], nranks, devs));
+        }
+        for (int r = 0; r < nranks; r++) {
+            ncclComm_t mine[COMM_NCCL_COMMS];
+            for (int j = 0; j < COMM_NCCL_COMMS; j++)
+                mine[j] = nc[j][r];
+            ts[r].comm = comm_nccl_rank(mine, r, nranks, ts[r].dev);
+        }
+        for (int j = 0; j < COMM_NCCL_COMMS; j++)
+            free(nc[j]);
         free(devs);
-        free(nc);
         snprintf(placement, sizeof placement,
                  "%d rank%s on %d GPU%s, one GPU each; communication through NCCL (bytes shown are "
                  "what a ring moves: NCCL picks its own algorithm)",

@@ -3,7 +3,7 @@
  * process (a thread per rank):
  *
  *   "nccl"        each rank has its own GPU: NCCL collectives and ncclSend /
- *                 ncclRecv on the rank's stream (comm_nccl.c);
+ *                 ncclRecv (comm_nccl.c);
  *   "cuda-shared" ranks outnumber GPUs and share one: each rank is a stream
  *                 with its own allocations, messages move by device-to-device
  *                 copies ordered with events (NCCL refuses two ranks on one
@@ -12,7 +12,9 @@
  *
  * Every operation is queued on the rank's stream (dev_cuda_stream) and has
  * finished on the GPU when it returns, so the time a comm_* wrapper measures
- * is the transfer's, and the lab's next kernel sees the data.
+ * is the transfer's, and the lab's next kernel sees the data.  Sends are the
+ * exception: like the threads backend's they never wait for the receiver
+ * (they return once the payload is copied aside).
  */
 #ifndef RT_CUDA_COMM_CUDA_H
 #define RT_CUDA_COMM_CUDA_H
@@ -53,11 +55,17 @@ int ring_dev_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, in
 #ifdef HAVE_NCCL
 #include <nccl.h>
 
+/* NCCL communicators each rank needs: collectives, messages up, messages down. */
+#define COMM_NCCL_COMMS 3
+
 /*
- * Rank rank's handle over the NCCL communicator nc (takes ownership: freed
- * with the handle), its operations on dev's stream (dev borrowed).
+ * Rank rank's handle over three NCCL communicators of the same ranks (takes
+ * ownership: destroyed with the handle): nc[0] for collectives, nc[1] for
+ * messages to higher ranks, nc[2] for messages to lower ranks (comm_nccl.c
+ * says why).  Its operations run on dev's stream (dev borrowed).
  */
-struct comm *comm_nccl_rank(ncclComm_t nc, int rank, int size, struct dev *dev);
+struct comm *comm_nccl_rank(const ncclComm_t nc[COMM_NCCL_COMMS], int rank, int size,
+                            struct dev *dev);
 #endif
 
 #endif

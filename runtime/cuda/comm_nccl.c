@@ -2,11 +2,20 @@
  * comm_nccl.c — the "nccl" communicator: one rank per GPU, collectives and
  * point-to-point through NCCL on the rank's stream.
  *
+ * Sends never wait for their receiver, as in the threads backend: a send
+ * copies its payload into a staging block on the rank's stream and posts the
+ * ncclSend of that block on a second stream, returning at once.  NCCL runs
+ * the operations of one communicator in the order they are posted, so two
+ * stages that both send before they receive (1F1B's steady state) would
+ * wait for each other on one communicator; messages to a higher rank
+ * therefore travel on one communicator ("up") and to a lower rank on
+ * another ("down"), and each of those sees one direction's sends matched by
+ * receives posted in the same order.  Collectives use a third.
+ *
  * NCCL has no tags: messages between two ranks match in the order they are
  * posted, which is what comm.h promises for one source and one tag.  Every
- * operation waits for its stream before returning (see comm_cuda.h), so a
- * send returns when the receiver has the data, as MPI's synchronous send;
- * the labs pair their sends and receives so that this never deadlocks.
+ * other operation waits for the rank's stream before returning (see
+ * comm_cuda.h).
  *
  * NCCL's all-gather and reduce-scatter need equal blocks; the v-forms with
  * unequal counts become one broadcast or one reduce per block, fused in a
@@ -26,8 +35,10 @@
 #include "util.h"
 
 struct nccl_rank {
-    ncclComm_t nc;          /* owned */
-    struct dev *dev;        /* borrowed: its stream carries every operation */
+    ncclComm_t nc;          /* collectives; owned */
+    ncclComm_t up, down;    /* point-to-point to higher / lower ranks; owned */
+    struct dev *dev;        /* borrowed: its stream carries every operation but sends */
+    cudaStream_t sends;     /* where sends wait for their receivers */
     int *token;             /* one device int for the barrier */
 };
 
@@ -51,13 +62,37 @@ static int finish(const struct comm *c)
     return 0;
 }
 
+/* The communicator a message to dst travels on (a message to oneself goes up). */
+static ncclComm_t toward(const struct comm *c, int dst)
+{
+    return dst >= c->rank ? rank_of(c)->up : rank_of(c)->down;
+}
+
+/* The communicator a message from src arrives on. */
+static ncclComm_t from(const struct comm *c, int src)
+{
+    return src <= c->rank ? rank_of(c)->up : rank_of(c)->down;
+}
+
 static int nc_send(struct comm *c, const void *buf, size_t bytes, int dst, int tag)
 {
     (void)tag;
+    struct nccl_rank *k = rank_of(c);
     cudaStream_t s = stream_of(c);
-    if (bytes)
-        NCCL_CHECK(ncclSend(buf, bytes, ncclUint8, dst, rank_of(c)->nc, s));
+    if (bytes) {
+        void *stage = NULL;
+        cudaEvent_t copied;
+        CUDA_CHECK(cudaMallocAsync(&stage, bytes, s));
+        CUDA_CHECK(cudaMemcpyAsync(stage, buf, bytes, cudaMemcpyDeviceToDevice, s));
+        CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+        CUDA_CHECK(cudaEventRecord(copied, s));
+        CUDA_CHECK(cudaStreamWaitEvent(k->sends, copied, 0));
+        CUDA_CHECK(cudaEventDestroy(copied));
+        NCCL_CHECK(ncclSend(stage, bytes, ncclUint8, dst, toward(c, dst), k->sends));
+        CUDA_CHECK(cudaFreeAsync(stage, k->sends));
+    }
     comm_count(c, bytes, 0);
+    /* The send's own cost is the staging copy; the transfer goes on behind it. */
     return finish(c);
 }
 
@@ -66,7 +101,7 @@ static int nc_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
     (void)tag;
     cudaStream_t s = stream_of(c);
     if (bytes)
-        NCCL_CHECK(ncclRecv(buf, bytes, ncclUint8, src, rank_of(c)->nc, s));
+        NCCL_CHECK(ncclRecv(buf, bytes, ncclUint8, src, from(c, src), s));
     comm_count(c, 0, bytes);
     return finish(c);
 }
@@ -79,9 +114,9 @@ static int nc_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
     /* Fused in a group, the two progress together: a ring of these cannot deadlock. */
     NCCL_CHECK(ncclGroupStart());
     if (sbytes)
-        NCCL_CHECK(ncclSend(sbuf, sbytes, ncclUint8, dst, rank_of(c)->nc, s));
+        NCCL_CHECK(ncclSend(sbuf, sbytes, ncclUint8, dst, toward(c, dst), s));
     if (rbytes)
-        NCCL_CHECK(ncclRecv(rbuf, rbytes, ncclUint8, src, rank_of(c)->nc, s));
+        NCCL_CHECK(ncclRecv(rbuf, rbytes, ncclUint8, src, from(c, src), s));
     NCCL_CHECK(ncclGroupEnd());
     comm_count(c, sbytes, rbytes);
     return finish(c);
@@ -188,8 +223,13 @@ static void nc_free(struct comm *c)
 {
     struct nccl_rank *k = rank_of(c);
     stream_of(c);
+    /* Sends still in flight read their staging blocks until they finish. */
+    CUDA_CHECK(cudaStreamSynchronize(k->sends));
+    CUDA_CHECK(cudaStreamDestroy(k->sends));
     CUDA_CHECK(cudaFree(k->token));
     NCCL_CHECK(ncclCommDestroy(k->nc));
+    NCCL_CHECK(ncclCommDestroy(k->up));
+    NCCL_CHECK(ncclCommDestroy(k->down));
     free(k);
     c->impl = NULL;
 }
@@ -207,12 +247,15 @@ static const struct comm_ops nccl_ops = {
     .free = nc_free,
 };
 
-struct comm *comm_nccl_rank(ncclComm_t nc, int rank, int size, struct dev *dev)
+struct comm *comm_nccl_rank(const ncclComm_t nc[3], int rank, int size, struct dev *dev)
 {
     struct nccl_rank *k = xcalloc(1, sizeof *k);
-    k->nc = nc;
+    k->nc = nc[0];
+    k->up = nc[1];
+    k->down = nc[2];
     k->dev = dev;
     CUDA_CHECK(cudaSetDevice(dev_cuda_gpu(dev)));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&k->sends, cudaStreamNonBlocking));
     CUDA_CHECK(cudaMalloc((void **)&k->token, sizeof *k->token));
     CUDA_CHECK(cudaMemset(k->token, 0, sizeof *k->token));
     return comm_new(&nccl_ops, rank, size, k);

@@ -48,13 +48,16 @@ int mpi_cuda_rank(struct comm **comm, struct dev **dev, char *why, size_t n)
     }
 
     *dev = dev_cuda_new(rank, local);
-    ncclUniqueId id;
+    /* One id per communicator the rank needs (collectives, messages up, messages down). */
+    ncclUniqueId id[COMM_NCCL_COMMS];
     if (rank == 0)
-        NCCL_CHECK(ncclGetUniqueId(&id));
-    MPI_CHECK(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
-    ncclComm_t nc;
+        for (int j = 0; j < COMM_NCCL_COMMS; j++)
+            NCCL_CHECK(ncclGetUniqueId(&id[j]));
+    MPI_CHECK(MPI_Bcast(id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
+    ncclComm_t nc[COMM_NCCL_COMMS];
     CUDA_CHECK(cudaSetDevice(local));
-    NCCL_CHECK(ncclCommInitRank(&nc, size, id, rank));
+    for (int j = 0; j < COMM_NCCL_COMMS; j++)
+        NCCL_CHECK(ncclCommInitRank(&nc[j], size, id[j], rank));
     *comm = comm_nccl_rank(nc, rank, size, *dev);
     return 0;
 }

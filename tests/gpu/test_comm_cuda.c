@@ -169,16 +169,18 @@ Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
 {
     int ngpu = need_gpus(2);
     int size = ngpu < 4 ? ngpu : 4;
-    ncclComm_t nc[4];
+    ncclComm_t nc[COMM_NCCL_COMMS][4];
     int devs[4] = { 0, 1, 2, 3 };
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         for (int ti = 0; ti < 2; ti++) {
             struct rank_case ks[4] = { 0 };
             for (int r = 0; r < size; r++)
                 ks[r].dev = dev_cuda_new(r, r);
-            NCCL_CHECK(ncclCommInitAll(nc, size, devs));
+            for (int j = 0; j < COMM_NCCL_COMMS; j++)
+                NCCL_CHECK(ncclCommInitAll(nc[j], size, devs));
             for (int r = 0; r < size; r++) {
-                ks[r].comm = comm_nccl_rank(nc[r], r, size, ks[r].dev);
+                ncclComm_t mine[COMM_NCCL_COMMS] = { nc[0][r], nc[1][r], nc[2][r] };
+                ks[r].comm = comm_nccl_rank(mine, r, size, ks[r].dev);
                 ks[r].n = sizes[si];
                 ks[r].t = ti ? DTYPE_F64 : DTYPE_F32;
             }
@@ -189,7 +191,63 @@ Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
             }
         }
 }
+
+struct swap {
+    struct comm *comm;
+    struct dev *dev;
+    float got;
+    int rc;
+};
+
+/* Send 8 MiB to the other rank, then receive its 8 MiB: with a waiting send both wait forever. */
+static void *swap_main(void *p)
+{
+    struct swap *w = p;
+    int me = w->comm->rank;
+    const size_t bytes = 8 << 20;
+    CUDA_CHECK(cudaSetDevice(dev_cuda_gpu(w->dev)));
+    void *s = dev_alloc(w->dev, bytes, "send"), *r = dev_alloc(w->dev, bytes, "recv");
+    dev_fill(w->dev, DTYPE_F32, s, bytes / 4, me + 1.0);
+    w->rc = comm_send(w->comm, s, bytes, 1 - me, 5);
+    /* The lab may overwrite its buffer once send returns. */
+    dev_fill(w->dev, DTYPE_F32, s, bytes / 4, -7.0);
+    if (w->rc == 0)
+        w->rc = comm_recv(w->comm, r, bytes, 1 - me, 5);
+    dev_copy(w->dev, &w->got, (char *)r + bytes - 4, 4, DEV_D2H);
+    return NULL;
+}
+
+Test(comm_cuda, nccl_sends_never_wait_for_the_receiver)
+{
+    need_gpus(2);
+    ncclComm_t nc[COMM_NCCL_COMMS][2];
+    int devs[2] = { 0, 1 };
+    struct swap w[2];
+    for (int j = 0; j < COMM_NCCL_COMMS; j++)
+        NCCL_CHECK(ncclCommInitAll(nc[j], 2, devs));
+    for (int r = 0; r < 2; r++) {
+        ncclComm_t mine[COMM_NCCL_COMMS] = { nc[0][r], nc[1][r], nc[2][r] };
+        w[r].dev = dev_cuda_new(r, r);
+        w[r].comm = comm_nccl_rank(mine, r, 2, w[r].dev);
+    }
+    pthread_t th[2];
+    for (int r = 0; r < 2; r++)
+        pthread_create(&th[r], NULL, swap_main, &w[r]);
+    for (int r = 0; r < 2; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; r < 2; r++) {
+        cr_assert_eq(w[r].rc, 0);
+        cr_assert_float_eq(w[r].got, 2.0f - r, 0, "rank %d received %g", r, w[r].got);
+        comm_free(w[r].comm);
+        dev_free_device(w[r].dev);
+    }
+}
 #else
+Test(comm_cuda, nccl_sends_never_wait_for_the_receiver)
+{
+    cr_skip_test("this build has no NCCL (nccl.h was not found beside CUDA)");
+}
+
 Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
 {
     cr_skip_test("this build has no NCCL (nccl.h was not found beside CUDA)");
