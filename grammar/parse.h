@@ -117,6 +117,10 @@ void lex_stray(struct qz_parser *p, const struct src_loc *loc, const char *s, si
 
 /* Where the token handed out just before the one at off starts ((size_t)-1 when unknown). */
 size_t lex_token_before(const struct qz_parser *p, size_t off);
+/* Bytes in the UTF-8 character at s (n bytes left), or 0 when it is not valid UTF-8 (lex_text.c). */
+size_t lex_char_len(const char *s, size_t n);
+/* This file has had enough errors: the scanner stops reporting and the parse ends. */
+bool lex_too_many(const struct qz_parser *p);
 /* Move the position over s[0..n) and give loc the span it covers. */
 void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t n);
 /* String buffer. */

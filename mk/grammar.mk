@@ -2,7 +2,7 @@
 
 GEN_HEADERS := $(BUILD)/gen/quiz.tab.h $(BUILD)/gen/lex.yy.h
 LIBQZ_SRCS  += grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c \
-               grammar/lex.c grammar/build.c grammar/build_lab.c
+               grammar/lex.c grammar/lex_text.c grammar/build.c grammar/build_lab.c
 LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
 LIBQZ       := $(BUILD)/libqz.a
 
@@ -31,3 +31,4 @@ $(eval $(call criterion_test,grammar_lexer,tests/grammar/test_lexer.c $(GRAMMAR_
 $(eval $(call criterion_test,grammar_parser,tests/grammar/test_parser.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_md,tests/grammar/test_md.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_load,tests/grammar/test_load.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_build,tests/grammar/test_build.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))

@@ -1,7 +1,8 @@
 /*
- * test_parser.c — every construct of the language into the tree, and every
- * parse error at its exact line and column, with recovery so that
- * independent errors are all reported.
+ * test_parser.c — the grammar (quiz.y) and its scanner's block tracking:
+ * every construct into the tree, every syntax error at its exact line and
+ * column, unclosed blocks, and recovery so that independent errors are all
+ * reported.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -315,65 +316,6 @@ Test(parser, a_file_of_questions_and_includes_needs_no_quiz)
     cr_assert_eq(file->items.n, 2);
 }
 
-Test(parser, a_lab_manifest_gives_each_parameter_its_type)
-{
-    parse_ok("lab bubble {\n"
-             "    title \"Pipeline bubble\"\n"
-             "    summary \"\"\"\n"
-             "        Idle time.\n"
-             "        \"\"\"\n"
-             "    param stages       = 4     in 1..64             \"pipeline stages, one rank each\"\n"
-             "    param microbatches = 1     in 1..4096\n"
-             "    param schedule     = gpipe in naive|gpipe|1f1b  \"pipeline schedule\"\n"
-             "    param ratio        = 0.5   in 0..1\n"
-             "    param scale        = 2     in 0.5..8\n"
-             "    param verbose      = false \"print more\"\n"
-             "    param label        = \"run\"\n"
-             "    param seed         = 42\n"
-             "    param lr           = 1e-3\n"
-             "    metric bubble_fraction \"share of stage time spent idle\"\n"
-             "    metric step_ms         \"wall time of one training step\" unit \"ms\"\n"
-             "    metric count\n"
-             "}\n");
-    const struct ast_labdef *l = file->lab;
-    cr_assert_not_null(l);
-    cr_assert_null(file->quiz);
-    cr_assert_str_eq(l->name, "bubble");
-    cr_assert_str_eq(ast_text_get(l->title, NULL)->raw, "Pipeline bubble");
-    cr_assert_str_eq(ast_text_get(l->summary, NULL)->raw, "Idle time.");
-    cr_assert_eq(l->params.n, 9);
-    const struct ast_param *p = l->params.items;
-    cr_assert_eq(p[0].type, PARAM_INT);
-    cr_assert_eq(p[0].lo, 1);
-    cr_assert_eq(p[0].hi, 64);
-    cr_assert_eq(p[0].def.num, 4);
-    cr_assert_str_eq(p[0].help, "pipeline stages, one rank each");
-    cr_assert_eq(p[0].loc.line, 6);
-    cr_assert_eq(p[0].loc.col, 11);
-    cr_assert_null(p[1].help);
-    cr_assert_eq(p[2].type, PARAM_ENUM);
-    cr_assert_eq(p[2].choices.n, 3);
-    cr_assert_str_eq(p[2].choices.items[2], "1f1b");
-    cr_assert_str_eq(p[2].def.str, "gpipe");
-    cr_assert_eq(p[3].type, PARAM_REAL);
-    cr_assert_eq(p[4].type, PARAM_REAL);
-    cr_assert_eq(p[5].type, PARAM_BOOL);
-    cr_assert_not(p[5].def.boolean);
-    cr_assert_str_eq(p[5].help, "print more");
-    cr_assert_eq(p[6].type, PARAM_STRING);
-    cr_assert_str_eq(p[6].def.str, "run");
-    cr_assert_eq(p[7].type, PARAM_INT);
-    cr_assert(isinf(p[7].lo) && p[7].lo < 0 && isinf(p[7].hi));
-    cr_assert_eq(p[8].type, PARAM_REAL);
-    cr_assert_eq(l->metrics.n, 3);
-    cr_assert_str_eq(l->metrics.items[0].help, "share of stage time spent idle");
-    cr_assert_null(l->metrics.items[0].unit);
-    cr_assert_str_eq(l->metrics.items[1].unit, "ms");
-    cr_assert_null(l->metrics.items[2].help);
-    cr_assert_eq(l->metrics.items[2].loc.line, 17);
-    cr_assert_eq(l->metrics.items[2].loc.col, 12);
-}
-
 Test(parser, a_byte_order_mark_is_skipped_and_columns_start_after_it)
 {
     parse_ok("\xEF\xBB\xBFquiz q {\r\n  title \"t\"\r\n}\r\n");
@@ -429,75 +371,6 @@ Test(parser, a_keyword_out_of_place_is_named_with_its_block)
     parse("quiz q {\n  single a { prompt \"p\" title \"t\" correct \"x\" }\n}\n");
     assert_error(0, 2, 25, "'title' cannot appear in single question 'a'");
     cr_assert_eq(cap_errors(&cap), 1);
-}
-
-Test(parser, a_statement_the_question_kind_does_not_take_names_the_kind)
-{
-    parse("quiz q {\n"
-          "  single s { prompt \"p\" accept \"x\" answer 4 unit \"u\" }\n"
-          "  text t { prompt \"p\" wrong \"a\" correct \"b\" }\n"
-          "  truefalse tf { prompt \"p\" answer 1 }\n"
-          "  numeric n { prompt \"p\" answer true }\n"
-          "}\n");
-    assert_error(0, 2, 25, "'accept' cannot appear in single question 's'");
-    assert_error(1, 2, 36, "'answer' cannot appear in single question 's'");
-    assert_error(2, 2, 45, "'unit' cannot appear in single question 's'");
-    assert_error(3, 3, 23, "'wrong' cannot appear in text question 't'");
-    assert_error(4, 3, 33, "'correct' cannot appear in text question 't'");
-    assert_error(5, 4, 36, "a truefalse answer is true or false, not a number");
-    assert_error(6, 5, 33, "a numeric answer is a number");
-    cr_assert_eq(cap_errors(&cap), 7);
-    cr_assert_eq(question(0)->accept.n, 0);
-    cr_assert_eq(question(1)->choices.n, 0);
-}
-
-Test(parser, a_truefalse_answer_must_be_true_or_false)
-{
-    parse("truefalse t { prompt \"p\" answer yes }");
-    assert_error(0, 1, 33, "a truefalse answer is true or false, not 'yes'");
-}
-
-Test(parser, a_repeated_header_is_reported_at_the_second_with_a_note_at_the_first)
-{
-    parse("quiz q {\n"
-          "  title \"a\"\n"
-          "  passing 50%\n"
-          "  languages en\n"
-          "  title \"b\"\n"
-          "  passing 60%\n"
-          "  languages id\n"
-          "  feedback never feedback never\n"
-          "  shuffle all intro \"i\" intro \"j\" shuffle none\n"
-          "}\n");
-    assert_error(0, 5, 3, "'title' is given twice in quiz 'q'");
-    assert_note("the first 'title' is here", 2, 3);
-    assert_error(1, 6, 3, "'passing' is given twice");
-    assert_error(2, 7, 3, "'languages' is given twice");
-    assert_error(3, 8, 18, "'feedback' is given twice");
-    assert_error(4, 9, 25, "'intro' is given twice");
-    assert_error(5, 9, 35, "'shuffle' is given twice");
-    cr_assert_eq(cap_errors(&cap), 6);
-    cr_assert_str_eq(ast_text_get(file->quiz->title, NULL)->raw, "a");
-    cr_assert_eq(file->quiz->passing, 50);
-    cr_assert_eq(file->quiz->langs.n, 1);
-    cr_assert_str_eq(file->quiz->langs.items[0].tag, "en");
-}
-
-Test(parser, a_repeated_question_statement_is_reported_with_its_first)
-{
-    parse("numeric n {\n"
-          "  prompt \"p\" explain \"e\" points 2 answer 1 unit \"u\"\n"
-          "  prompt \"q\" explain \"f\" points 3 answer 2 unit \"v\"\n"
-          "}\n");
-    assert_error(0, 3, 3, "'prompt' is given twice in numeric question 'n'");
-    assert_error(1, 3, 14, "'explain' is given twice");
-    assert_error(2, 3, 26, "'points' is given twice");
-    assert_error(3, 3, 35, "'answer' is given twice");
-    assert_error(4, 3, 44, "'unit' is given twice");
-    assert_note("the first 'unit' is here", 2, 44);
-    cr_assert_eq(cap_errors(&cap), 5);
-    cr_assert_eq(question(0)->points, 2);
-    cr_assert_eq(question(0)->numeric.value.num, 1);
 }
 
 Test(parser, an_unclosed_block_is_reported_where_it_opened_with_a_note_at_the_end)
@@ -577,20 +450,6 @@ Test(parser, an_unclosed_quiz_is_reported_at_its_brace)
     cr_assert_eq(cap_errors(&cap), 1);
 }
 
-Test(parser, an_unknown_header_value_gets_a_suggestion)
-{
-    parse("quiz q {\n  feedback immedate\n  shuffle choice\n  feedback\n}\n");
-    assert_error(0, 2, 12, "unknown feedback 'immedate'; did you mean 'immediate'?");
-    assert_error(1, 3, 11, "unknown shuffle 'choice'; did you mean 'choices'?");
-    cr_assert_eq(cap_errors(&cap), 3);
-}
-
-Test(parser, an_unknown_header_value_far_from_any_lists_the_choices)
-{
-    parse("quiz q { shuffle sometimes }");
-    assert_error(0, 1, 18, "unknown shuffle 'sometimes' (one of none, choices, questions, all)");
-}
-
 Test(parser, a_value_of_the_wrong_kind_names_what_was_expected)
 {
     parse("quiz q {\n  passing \"high\"\n  single a { points many }\n}\n");
@@ -615,25 +474,6 @@ Test(parser, a_missing_colon_in_a_language_block_recovers_inside_the_block)
     cr_assert_eq(question(0)->prompt->trs.n, 1);
     cr_assert_str_eq(question(0)->prompt->trs.items[0].lang, "en");
     cr_assert_eq(question(0)->choices.n, 1);
-}
-
-Test(parser, an_empty_language_block_is_reported)
-{
-    parse("single a { prompt { } }");
-    assert_error(0, 1, 19, "an empty language block");
-}
-
-Test(parser, expect_without_a_lab_is_reported)
-{
-    parse("numeric n { prompt \"p\" expect x > 1 }");
-    assert_error(0, 1, 24, "'expect' must follow a 'lab' in the same question");
-}
-
-Test(parser, a_lab_argument_given_twice_is_reported)
-{
-    parse("single s { lab bubble (stages = 2, stages = 4) }");
-    assert_error(0, 1, 36, "parameter 'stages' is given twice to lab 'bubble'");
-    assert_note("the first 'stages' is here", 1, 24);
 }
 
 Test(parser, three_independent_errors_are_all_reported)
@@ -668,67 +508,6 @@ Test(parser, syntax_errors_in_separate_questions_are_each_reported)
     assert_error(2, 3, 41, "found '}'");
     cr_assert_eq(file->items.n, 4);
     cr_assert_not_null(question(3)->prompt);
-}
-
-Test(parser, two_quizzes_in_a_file_are_reported)
-{
-    parse("quiz a { title \"t\" }\nquiz b { title \"u\" }\n");
-    assert_error(0, 2, 1, "a file holds one quiz; this is a second");
-    assert_note("the first quiz is here", 1, 1);
-    cr_assert_str_eq(file->quiz->id, "a");
-}
-
-Test(parser, questions_outside_the_quiz_block_are_reported_once_with_where_it_ended)
-{
-    parse("quiz a {\n  title \"t\"\n  single w { prompt \"p\" }}\nsingle x { prompt \"p\" }\nsingle y { }\n}\n");
-    assert_error(0, 4, 1, "this question stands outside the quiz block");
-    assert_note("the quiz block ends here", 3, 26);
-    assert_error(1, 6, 1, "expected a statement in this file, found '}'");
-    cr_assert_eq(cap_errors(&cap), 2);
-}
-
-Test(parser, a_quiz_and_a_lab_manifest_cannot_share_a_file)
-{
-    parse("lab l { title \"t\" }\nquiz a { title \"t\" }\n");
-    assert_error(0, 2, 1, "a quiz cannot share a file with a lab manifest");
-}
-
-Test(parser, a_lab_parameter_default_outside_its_range_is_reported)
-{
-    parse("lab l {\n"
-          "  title \"t\"\n"
-          "  param stages = 100 in 1..64\n"
-          "  param ratio = 0.5 in 1..0\n"
-          "  param schedule = zigzag in naive|gpipe\n"
-          "  param mode = fast\n"
-          "  param n = 3 in a|b\n"
-          "  param k = \"x\" in 1..2\n"
-          "}\n");
-    assert_error(0, 3, 18, "default 100 of parameter 'stages' is outside its range 1..64");
-    assert_error(1, 4, 24, "range 1..0 of parameter 'ratio' is empty");
-    assert_error(2, 5, 20, "default 'zigzag' of parameter 'schedule' is not one of naive|gpipe");
-    assert_error(3, 6, 16, "parameter 'mode' has the word 'fast' as default but no choices");
-    assert_error(4, 7, 13, "parameter 'n' lists its choices, so its default must be one of them");
-    assert_error(5, 8, 13, "parameter 'k' has a range, so its default must be a number");
-    cr_assert_eq(cap_errors(&cap), 6);
-}
-
-Test(parser, a_lab_manifest_reports_repeats_and_a_missing_title)
-{
-    parse("lab l {\n"
-          "  summary \"s\" summary \"t\"\n"
-          "  param a = 1\n"
-          "  param a = 2\n"
-          "  metric m\n"
-          "  metric m \"again\"\n"
-          "  param e = x in x|y|x\n"
-          "}\n");
-    assert_error(0, 2, 15, "'summary' is given twice in lab 'l'");
-    assert_error(1, 4, 9, "parameter 'a' is declared twice in lab 'l'");
-    assert_error(2, 6, 10, "metric 'm' is declared twice in lab 'l'");
-    assert_error(3, 7, 22, "choice 'x' is listed twice for parameter 'e'");
-    assert_error(4, 1, 5, "lab 'l' has no title");
-    cr_assert_eq(cap_errors(&cap), 5);
 }
 
 Test(parser, an_unknown_statement_in_a_lab_manifest_gets_a_suggestion)
