@@ -20,10 +20,28 @@
 #define RT_CUDA_COMM_CUDA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <cuda_runtime.h>
 
 #include "comm.h"
 #include "dev.h"
+
+/* ---- host buffers (stage.c) ---------------------------------------------- */
+
+/* A buffer as an operation sees it: the caller's, or a device copy of it. */
+struct stage {
+    void *dev;          /* what the operation uses */
+    void *host;         /* the caller's host buffer when dev is a copy, else NULL */
+    size_t bytes;
+};
+
+/*
+ * p when the GPU can address it; else new device memory of `bytes` on stream
+ * s, holding a copy of p when copy_in.  Call stage_out on st afterwards.
+ */
+void *stage_in(struct stage *st, const void *p, size_t bytes, bool copy_in, cudaStream_t s);
+/* Copy the device copy back when copy_out, free it, and wait for s; nothing for a device buffer. */
+void stage_out(struct stage *st, bool copy_out, cudaStream_t s);
 
 /* ---- cuda-shared ---------------------------------------------------------- */
 

@@ -83,7 +83,8 @@ static int nc_send(struct comm *c, const void *buf, size_t bytes, int dst, int t
         void *stage = NULL;
         cudaEvent_t copied;
         CUDA_CHECK(cudaMallocAsync(&stage, bytes, s));
-        CUDA_CHECK(cudaMemcpyAsync(stage, buf, bytes, cudaMemcpyDeviceToDevice, s));
+        /* Default: the payload may be a host record (stage.c). */
+        CUDA_CHECK(cudaMemcpyAsync(stage, buf, bytes, cudaMemcpyDefault, s));
         CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
         CUDA_CHECK(cudaEventRecord(copied, s));
         CUDA_CHECK(cudaStreamWaitEvent(k->sends, copied, 0));
@@ -100,8 +101,11 @@ static int nc_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
 {
     (void)tag;
     cudaStream_t s = stream_of(c);
+    struct stage st;
+    void *d = stage_in(&st, buf, bytes, false, s);
     if (bytes)
-        NCCL_CHECK(ncclRecv(buf, bytes, ncclUint8, src, from(c, src), s));
+        NCCL_CHECK(ncclRecv(d, bytes, ncclUint8, src, from(c, src), s));
+    stage_out(&st, true, s);
     comm_count(c, 0, bytes);
     return finish(c);
 }
@@ -111,13 +115,18 @@ static int nc_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
 {
     (void)tag;
     cudaStream_t s = stream_of(c);
+    struct stage ss, rs;
+    const void *sd = stage_in(&ss, sbuf, sbytes, true, s);
+    void *rd = stage_in(&rs, rbuf, rbytes, false, s);
     /* Fused in a group, the two progress together: a ring of these cannot deadlock. */
     NCCL_CHECK(ncclGroupStart());
     if (sbytes)
-        NCCL_CHECK(ncclSend(sbuf, sbytes, ncclUint8, dst, toward(c, dst), s));
+        NCCL_CHECK(ncclSend(sd, sbytes, ncclUint8, dst, toward(c, dst), s));
     if (rbytes)
-        NCCL_CHECK(ncclRecv(rbuf, rbytes, ncclUint8, src, from(c, src), s));
+        NCCL_CHECK(ncclRecv(rd, rbytes, ncclUint8, src, from(c, src), s));
     NCCL_CHECK(ncclGroupEnd());
+    stage_out(&ss, false, s);
+    stage_out(&rs, true, s);
     comm_count(c, sbytes, rbytes);
     return finish(c);
 }
@@ -135,8 +144,11 @@ static int nc_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
 {
     if (count == 0)
         return 0;
-    NCCL_CHECK(ncclAllReduce(buf, buf, count, nccl_type(t), ncclSum, rank_of(c)->nc,
-                             stream_of(c)));
+    cudaStream_t s = stream_of(c);
+    struct stage st;
+    void *d = stage_in(&st, buf, count * dtype_size(t), true, s);
+    NCCL_CHECK(ncclAllReduce(d, d, count, nccl_type(t), ncclSum, rank_of(c)->nc, s));
+    stage_out(&st, true, s);
     uint64_t sent, recvd;
     ringcount_allreduce(count, c->size, c->rank, dtype_size(t), &sent, &recvd);
     comm_count(c, sent, recvd);
@@ -159,6 +171,9 @@ static int nc_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const siz
     size_t es = dtype_size(t), total = ringcount_total(counts, c->size);
     if (total == 0)
         return 0;
+    struct stage ss, rs;
+    sbuf = stage_in(&ss, sbuf, counts[c->rank] * es, true, s);
+    rbuf = stage_in(&rs, rbuf, total * es, false, s);
     if (all_equal(counts, c->size)) {
         NCCL_CHECK(ncclAllGather(sbuf, rbuf, counts[0], nccl_type(t), k->nc, s));
     } else {
@@ -174,6 +189,8 @@ static int nc_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const siz
         }
         NCCL_CHECK(ncclGroupEnd());
     }
+    stage_out(&ss, false, s);
+    stage_out(&rs, true, s);
     uint64_t sent, recvd;
     ringcount_allgather(counts, c->size, c->rank, es, &sent, &recvd);
     comm_count(c, sent, recvd);
@@ -188,6 +205,9 @@ static int nc_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const
     size_t es = dtype_size(t), total = ringcount_total(counts, c->size);
     if (total == 0)
         return 0;
+    struct stage ss, rs;
+    sbuf = stage_in(&ss, sbuf, total * es, true, s);
+    rbuf = stage_in(&rs, rbuf, counts[c->rank] * es, false, s);
     if (all_equal(counts, c->size)) {
         NCCL_CHECK(ncclReduceScatter(sbuf, rbuf, counts[0], nccl_type(t), ncclSum, k->nc, s));
     } else {
@@ -202,6 +222,8 @@ static int nc_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const
         }
         NCCL_CHECK(ncclGroupEnd());
     }
+    stage_out(&ss, false, s);
+    stage_out(&rs, true, s);
     uint64_t sent, recvd;
     ringcount_reducescatter(counts, c->size, c->rank, es, &sent, &recvd);
     comm_count(c, sent, recvd);
@@ -212,7 +234,11 @@ static int nc_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, i
 {
     if (count == 0)
         return 0;
-    NCCL_CHECK(ncclBroadcast(buf, buf, count, nccl_type(t), root, rank_of(c)->nc, stream_of(c)));
+    cudaStream_t s = stream_of(c);
+    struct stage st;
+    void *d = stage_in(&st, buf, count * dtype_size(t), true, s);
+    NCCL_CHECK(ncclBroadcast(d, d, count, nccl_type(t), root, rank_of(c)->nc, s));
+    stage_out(&st, true, s);
     uint64_t sent, recvd;
     ringcount_broadcast(count * dtype_size(t), c->size, c->rank, root, &sent, &recvd);
     comm_count(c, sent, recvd);

@@ -127,7 +127,8 @@ static int sh_send(struct comm *c, const void *buf, size_t bytes, int dst, int t
     m->bytes = bytes;
     if (bytes) {
         CUDA_CHECK(cudaMallocAsync(&m->data, bytes, s));
-        CUDA_CHECK(cudaMemcpyAsync(m->data, buf, bytes, cudaMemcpyDeviceToDevice, s));
+        /* Default: the payload may be a host record (stage.c). */
+        CUDA_CHECK(cudaMemcpyAsync(m->data, buf, bytes, cudaMemcpyDefault, s));
     }
     CUDA_CHECK(cudaEventCreateWithFlags(&m->ready, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventRecord(m->ready, s));
@@ -192,7 +193,7 @@ static int sh_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
     }
     CUDA_CHECK(cudaStreamWaitEvent(s, m->ready, 0));
     if (rc == 0 && bytes)
-        CUDA_CHECK(cudaMemcpyAsync(buf, m->data, bytes, cudaMemcpyDeviceToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(buf, m->data, bytes, cudaMemcpyDefault, s));
     if (m->data)
         CUDA_CHECK(cudaFreeAsync(m->data, s));
     CUDA_CHECK(cudaStreamSynchronize(s));
@@ -235,26 +236,63 @@ static int sh_barrier(struct comm *c)
     return rc;
 }
 
+/* The collectives run the device rings on device copies of host buffers (stage.c). */
 static int sh_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
 {
-    return ring_dev_allreduce(c, rank_of(c)->dev, buf, count, t);
+    cudaStream_t s = stream_of(c);
+    struct stage st;
+    void *d = stage_in(&st, buf, count * dtype_size(t), true, s);
+    int rc = ring_dev_allreduce(c, rank_of(c)->dev, d, count, t);
+    stage_out(&st, true, stream_of(c));
+    return rc;
+}
+
+static size_t total_of(const size_t *counts, int n)
+{
+    size_t s = 0;
+    for (int r = 0; r < n; r++)
+        s += counts[r];
+    return s;
 }
 
 static int sh_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
                          enum dtype t)
 {
-    return ring_dev_allgatherv(c, rank_of(c)->dev, sbuf, rbuf, counts, t);
+    cudaStream_t s = stream_of(c);
+    size_t es = dtype_size(t);
+    struct stage ss, rs;
+    const void *sd = stage_in(&ss, sbuf, counts[c->rank] * es, true, s);
+    void *rd = stage_in(&rs, rbuf, total_of(counts, c->size) * es, false, s);
+    int rc = ring_dev_allgatherv(c, rank_of(c)->dev, sd, rd, counts, t);
+    s = stream_of(c);
+    stage_out(&ss, false, s);
+    stage_out(&rs, true, s);
+    return rc;
 }
 
 static int sh_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
                              enum dtype t)
 {
-    return ring_dev_reducescatterv(c, rank_of(c)->dev, sbuf, rbuf, counts, t);
+    cudaStream_t s = stream_of(c);
+    size_t es = dtype_size(t);
+    struct stage ss, rs;
+    const void *sd = stage_in(&ss, sbuf, total_of(counts, c->size) * es, true, s);
+    void *rd = stage_in(&rs, rbuf, counts[c->rank] * es, false, s);
+    int rc = ring_dev_reducescatterv(c, rank_of(c)->dev, sd, rd, counts, t);
+    s = stream_of(c);
+    stage_out(&ss, false, s);
+    stage_out(&rs, true, s);
+    return rc;
 }
 
 static int sh_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, int root)
 {
-    return ring_dev_broadcast(c, buf, count, t, root);
+    cudaStream_t s = stream_of(c);
+    struct stage st;
+    void *d = stage_in(&st, buf, count * dtype_size(t), true, s);
+    int rc = ring_dev_broadcast(c, d, count, t, root);
+    stage_out(&st, true, stream_of(c));
+    return rc;
 }
 
 static void sh_free(struct comm *c)
@@ -281,5 +319,8 @@ struct comm *comm_shared_rank(struct comm_shared_world *w, int r, struct dev *de
     struct shared_rank *sr = xcalloc(1, sizeof *sr);
     sr->w = w;
     sr->dev = dev;
-    return comm_new(&shared_ops, r, w->n, sr);
+    struct comm *c = comm_new(&shared_ops, r, w->n, sr);
+    /* Each message costs a staging block, an event and a wait on the host: move big chunks. */
+    c->chunk_bytes = (size_t)64 << 20;
+    return c;
 }

@@ -164,6 +164,59 @@ Test(comm_cuda, shared_gpu_sends_never_wait_for_the_receiver)
     comm_shared_world_free(w);
 }
 
+struct host_case {
+    struct comm *comm;
+    struct dev *dev;
+    double sum[3];          /* an all-reduce of a host array */
+    long rec[2];            /* a record sent to rank 0 from host memory */
+    int rc;
+};
+
+/* The host records labs gather for their reports pass through a GPU communicator. */
+static void *host_main(void *p)
+{
+    struct host_case *k = p;
+    struct comm *c = k->comm;
+    CUDA_CHECK(cudaSetDevice(dev_cuda_gpu(k->dev)));
+    for (int i = 0; i < 3; i++)
+        k->sum[i] = c->rank + i;
+    k->rc = comm_allreduce(c, k->sum, 3, DTYPE_F64);
+    long mine[2] = { c->rank, 10L * c->rank };
+    if (k->rc == 0 && c->rank == 1)
+        k->rc = comm_send(c, mine, sizeof mine, 0, 9);
+    if (k->rc == 0 && c->rank == 0)
+        k->rc = comm_recv(c, k->rec, sizeof k->rec, 1, 9);
+    return NULL;
+}
+
+Test(comm_cuda, host_buffers_pass_through_the_shared_gpu_communicator)
+{
+    need_gpus(1);
+    struct comm_shared_world *w = comm_shared_world_new(3);
+    struct host_case k[3] = { 0 };
+    pthread_t th[3];
+    for (int r = 0; r < 3; r++) {
+        k[r].dev = dev_cuda_new(r, 0);
+        k[r].comm = comm_shared_rank(w, r, k[r].dev);
+    }
+    for (int r = 0; r < 3; r++)
+        pthread_create(&th[r], NULL, host_main, &k[r]);
+    for (int r = 0; r < 3; r++)
+        pthread_join(th[r], NULL);
+    for (int r = 0; r < 3; r++) {
+        cr_assert_eq(k[r].rc, 0);
+        for (int i = 0; i < 3; i++)
+            cr_assert_float_eq(k[r].sum[i], 3.0 + 3 * i, 0, "rank %d element %d", r, i);
+    }
+    cr_assert_eq(k[0].rec[0], 1);
+    cr_assert_eq(k[0].rec[1], 10);
+    for (int r = 0; r < 3; r++) {
+        comm_free(k[r].comm);
+        dev_free_device(k[r].dev);
+    }
+    comm_shared_world_free(w);
+}
+
 #ifdef HAVE_NCCL
 Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
 {
