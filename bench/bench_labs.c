@@ -108,7 +108,7 @@ static double memcpy_gbs(int nthreads, size_t bytes, int reps)
 static const size_t ar_sizes[NSIZES] = { 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB };
 
 struct ar_rank {
-    double time_s[NSIZES];          /* mean time of one call in this rank's best trial */
+    double time_s[NSIZES][TRIALS];  /* mean time of one call in each trial, this rank */
     double err[NSIZES];             /* max |result - expected| of the checked call, this rank */
     int iters[NSIZES];
 };
@@ -140,8 +140,7 @@ static int allreduce_body(int rank, int nranks, struct comm *comm, struct dev *d
         int iters = ar_iters(ar_sizes[k]);
         if (dev_fill(dev, DTYPE_F32, buf, count, 0))
             return -1;
-        /* The best of TRIALS trials: the machine's other load only ever slows a trial. */
-        out->time_s[k] = INFINITY;
+        /* TRIALS trials; main takes the best (the machine's other load only ever slows one). */
         for (int trial = 0; trial < TRIALS; trial++) {
             if (comm_barrier(comm))
                 return -1;
@@ -149,7 +148,7 @@ static int allreduce_body(int rank, int nranks, struct comm *comm, struct dev *d
             for (int it = 0; it < iters; it++)
                 if (comm_allreduce(comm, buf, count, DTYPE_F32))
                     return -1;
-            out->time_s[k] = fmin(out->time_s[k], (timer_wall() - t0) / iters);
+            out->time_s[k][trial] = (timer_wall() - t0) / iters;
         }
         out->iters[k] = iters;
         dev_free(dev, buf);
@@ -160,11 +159,11 @@ static int allreduce_body(int rank, int nranks, struct comm *comm, struct dev *d
 /* ---- column-parallel GEMM --------------------------------------------------- */
 
 struct split_arg {
-    int m, n, k, reps;
+    int m, n, k;
     const float *A, *W;             /* host, shared read-only inputs (M x K, K x N) */
     float *gathered;                /* rank 0's all-gathered output (rank-major blocks) */
-    double step_s[64];              /* best step time per rank: GEMM + all-gather */
-    double gemm_s[64];              /* best GEMM-only time per rank */
+    double step_s[64][TRIALS];      /* step time per rank and trial: GEMM + all-gather */
+    double gemm_s[64][TRIALS];      /* the GEMM alone, per rank and trial */
 };
 
 static int split_body(int rank, int nranks, struct comm *comm, struct dev *dev, void *argp)
@@ -187,8 +186,7 @@ static int split_body(int rank, int nranks, struct comm *comm, struct dev *dev, 
     for (int r = 0; r < nranks; r++)
         counts[r] = (size_t)a->m * comm_share((size_t)a->n, nranks, r);
 
-    a->step_s[rank] = a->gemm_s[rank] = INFINITY;
-    for (int rep = 0; rep < a->reps; rep++) {
+    for (int rep = 0; rep < TRIALS; rep++) {
         if (comm_barrier(comm))
             return -1;
         double t0 = timer_wall();
@@ -199,8 +197,8 @@ static int split_body(int rank, int nranks, struct comm *comm, struct dev *dev, 
         if (comm_allgatherv(comm, Y, G, counts, DTYPE_F32) || dev_sync(dev))
             return -1;
         double t2 = timer_wall();
-        a->gemm_s[rank] = fmin(a->gemm_s[rank], t1 - t0);
-        a->step_s[rank] = fmin(a->step_s[rank], t2 - t0);
+        a->gemm_s[rank][rep] = t1 - t0;
+        a->step_s[rank][rep] = t2 - t0;
     }
     if (rank == 0 && dev_copy(dev, a->gathered, G, (size_t)a->m * a->n * sizeof(float), DEV_D2H))
         return -1;
@@ -215,7 +213,7 @@ static int split_body(int rank, int nranks, struct comm *comm, struct dev *dev, 
 
 struct pipe_arg {
     int micro, steps;
-    double step_s[64];              /* mean step time of the best trial, per rank */
+    double step_s[64][TRIALS];      /* mean step time per rank and trial */
 };
 
 /* One GPipe step's messages on this stage. */
@@ -252,7 +250,6 @@ static int pipe_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
     (void)dev;
     if (pipe_step(comm, rank, nranks - 1, a->micro))      /* warm-up */
         return -1;
-    a->step_s[rank] = INFINITY;
     for (int trial = 0; trial < TRIALS; trial++) {
         if (comm_barrier(comm))
             return -1;
@@ -262,19 +259,24 @@ static int pipe_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
                 return -1;
         if (comm_barrier(comm))
             return -1;
-        a->step_s[rank] = fmin(a->step_s[rank], (timer_wall() - t0) / a->steps);
+        a->step_s[rank][trial] = (timer_wall() - t0) / a->steps;
     }
     return 0;
 }
 
 /* ---- main ------------------------------------------------------------------ */
 
-static double max_of(const double *v, int n)
+/* The best trial, each trial counting its slowest rank. */
+static double best_trial(double (*t)[TRIALS], int ranks)
 {
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        m = fmax(m, v[i]);
-    return m;
+    double best = INFINITY;
+    for (int trial = 0; trial < TRIALS; trial++) {
+        double slowest = 0;
+        for (int r = 0; r < ranks; r++)
+            slowest = fmax(slowest, t[r][trial]);
+        best = fmin(best, slowest);
+    }
+    return best;
 }
 
 int main(int argc, char **argv)
@@ -318,11 +320,16 @@ int main(int argc, char **argv)
         die("the all-reduce run failed");
     json_t *rows = json_array();
     for (int k = 0; k < NSIZES; k++) {
-        double t = 0, err = 0;
-        for (int r = 0; r < ranks; r++) {
-            t = fmax(t, ar[r].time_s[k]);
-            err = fmax(err, ar[r].err[k]);
+        /* As bench_mpi_allreduce does: each trial counts its slowest rank, the best trial counts. */
+        double t = INFINITY, err = 0;
+        for (int trial = 0; trial < TRIALS; trial++) {
+            double slowest = 0;
+            for (int r = 0; r < ranks; r++)
+                slowest = fmax(slowest, ar[r].time_s[k][trial]);
+            t = fmin(t, slowest);
         }
+        for (int r = 0; r < ranks; r++)
+            err = fmax(err, ar[r].err[k]);
         double algbw = ar_sizes[k] / t / 1e9, busbw = algbw * 2.0 * (ranks - 1) / ranks;
         json_array_append_new(rows, json_pack("{s:I, s:i, s:f, s:f, s:f, s:f}", "bytes",
             (json_int_t)ar_sizes[k], "iters", ar[0].iters[k], "time_us", t * 1e6,
@@ -334,7 +341,7 @@ int main(int argc, char **argv)
     free(ar);
 
     /* Column-parallel GEMM against one OpenBLAS GEMM with as many threads. */
-    struct split_arg sa = { .m = size, .n = size, .k = size, .reps = TRIALS };
+    struct split_arg sa = { .m = size, .n = size, .k = size };
     size_t mn = (size_t)size * size;
     float *A = xmalloc(mn * sizeof *A), *W = xmalloc(mn * sizeof *W), *C = xmalloc(mn * sizeof *C);
     sa.gathered = xmalloc(mn * sizeof(float));
@@ -375,8 +382,8 @@ int main(int argc, char **argv)
             }
     }
     double maxrel = maxdiff / maxref;
-    double flop = 2.0 * size * size * size, split_s = max_of(sa.step_s, ranks),
-           gemm_s = max_of(sa.gemm_s, ranks);
+    double flop = 2.0 * size * size * size, split_s = best_trial(sa.step_s, ranks),
+           gemm_s = best_trial(sa.gemm_s, ranks);
     json_object_set_new(doc, "tensor_split", json_pack(
         "{s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}",
         "mode", "column-parallel GEMM + all-gather", "m", size, "n", size, "k", size, "ranks", ranks,
@@ -394,7 +401,7 @@ int main(int argc, char **argv)
     struct pipe_arg pa = { .micro = micro, .steps = 400 / micro > 20 ? 400 / micro : 20 };
     if (cpu->launch(stages, pipe_body, &pa))
         die("the pipeline run failed");
-    double step = max_of(pa.step_s, stages);
+    double step = best_trial(pa.step_s, stages);
     /* The step's critical path holds m + p - 1 forward and as many backward slots. */
     double per_slot = step / (micro + stages - 1);
     json_object_set_new(doc, "pipeline_zero_work", json_pack("{s:s, s:i, s:i, s:i, s:f, s:f}",
