@@ -52,7 +52,8 @@ endif
 # reason where there is no GPU.
 ifneq ($(strip $(NVCC)),)
 GPU_TEST_OBJS := $(CUDA_OBJS) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
-$(call obj,tests/gpu/test_dev_cuda.c tests/gpu/test_comm_cuda.c): CPPFLAGS += $(CUDA_CPPFLAGS)
+$(call obj,tests/gpu/test_dev_cuda.c tests/gpu/test_comm_cuda.c tests/gpu/test_callcheck.c): CPPFLAGS += $(CUDA_CPPFLAGS)
 $(eval $(call criterion_test,gpu/dev_cuda,tests/gpu/test_dev_cuda.c,$(GPU_TEST_OBJS),$(RUNTIME_LIBS) $(CUDA_LIBS)))
 $(eval $(call criterion_test,gpu/comm_cuda,tests/gpu/test_comm_cuda.c,$(GPU_TEST_OBJS),$(RUNTIME_LIBS) $(CUDA_LIBS)))
+$(if $(HAVE_NCCL),$(eval $(call criterion_test,gpu/callcheck,tests/gpu/test_callcheck.c,$(CHECK_OBJ),$(CUDA_LIBS))))
 endif
