@@ -57,21 +57,6 @@ static void *rank_main(void *p)
     return NULL;
 }
 
-/*
- * Spin while waiting for the GPU: a rank's thread CPU time then covers the
- * GPU work it waited for, which is what the labs measure costs in.  Must come
- * before the device's context exists.
- */
-static void spin_wait(int gpu)
-{
-    CUDA_CHECK(cudaSetDevice(gpu));
-    cudaError_t e = cudaSetDeviceFlags(cudaDeviceScheduleSpin);
-    /* A context made earlier in this process keeps its flags; that is harmless. */
-    if (e != cudaSuccess && e != cudaErrorSetOnActiveProcess)
-        CUDA_CHECK(e);
-    (void)cudaGetLastError();
-}
-
 static int cuda_launch(int nranks, backend_body body, void *arg)
 {
     char why[256];
@@ -90,7 +75,7 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
     for (int r = 0; r < nranks; r++) {
         ts[r].gpu = use_nccl ? r : 0;
         if (r < ngpu)
-            spin_wait(r);
+            cuda_spin_wait(r);
     }
     for (int r = 0; r < nranks; r++)
         ts[r].dev = dev_cuda_new(r, ts[r].gpu);

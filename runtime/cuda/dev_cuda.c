@@ -45,6 +45,16 @@ int cuda_gpu_count(char *why, size_t n)
     return count;
 }
 
+void cuda_spin_wait(int gpu)
+{
+    CUDA_CHECK(cudaSetDevice(gpu));
+    cudaError_t e = cudaSetDeviceFlags(cudaDeviceScheduleSpin);
+    /* A context made earlier in this process keeps its flags; that is harmless. */
+    if (e != cudaSuccess && e != cudaErrorSetOnActiveProcess)
+        CUDA_CHECK(e);
+    (void)cudaGetLastError();
+}
+
 static void *cu_alloc(struct dev *d, size_t bytes)
 {
     void *p = NULL;

@@ -23,6 +23,13 @@
 int cuda_gpu_count(char *why, size_t n);
 
 /*
+ * Make host threads spin while they wait for GPU gpu: a rank's thread CPU
+ * time then covers the GPU work it waited for, which is what the labs
+ * measure costs in.  Call before the first device made on that GPU.
+ */
+void cuda_spin_wait(int gpu);
+
+/*
  * Rank rank's device on GPU gpu, with a new stream and cuBLAS handle.  Makes
  * gpu the calling thread's current device.  Exits through CUDA_CHECK when the
  * GPU refuses.

@@ -47,6 +47,7 @@ int mpi_cuda_rank(struct comm **comm, struct dev **dev, char *why, size_t n)
         return -1;
     }
 
+    cuda_spin_wait(local);
     *dev = dev_cuda_new(rank, local);
     /* One id per communicator the rank needs (collectives, messages up, messages down). */
     ncclUniqueId id[COMM_NCCL_COMMS];
