@@ -154,6 +154,15 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The q-quantile of v[0..n) (sorts v), interpolating between neighbours. */
+static double quantile(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_double);
+    double at = q * (n - 1);
+    int lo = (int)at;
+    return lo + 1 < n ? v[lo] + (at - lo) * (v[lo + 1] - v[lo]) : v[lo];
+}
+
 static int stage_setup(struct stage *st)
 {
     struct lab_ctx *c = st->c;
@@ -301,13 +310,15 @@ static int stage_run(struct stage *st, double *rec)
             lab_progress(c, (double)(step + 1) / nsteps, "steps");
     }
     /*
-     * An operation's cost: the median thread CPU time of the GEMMs of this
-     * stage's operations of its kind (forward or backward) over every
-     * micro-batch and turn-taking step.  They are the same GEMMs on the same
-     * shapes, so what differs between them is measurement noise, which the
-     * replay's critical path would otherwise pick the worst of.  The copies
-     * of send/recv are measured and shown apart; the replay takes transfers
-     * as free, as the formula does.
+     * An operation's cost: the lower quartile of the thread CPU times of the
+     * GEMMs of this stage's operations of its kind (forward or backward) over
+     * every micro-batch and turn-taking step.  They are the same GEMMs on the
+     * same shapes, so what differs between them is noise, which the replay's
+     * critical path would otherwise pick the worst of; and other work on the
+     * machine only ever adds time (cache and memory traffic), so the lower
+     * part of the distribution is the operation's own cost.  The copies of
+     * send/recv are measured and shown apart; the replay takes transfers as
+     * free, as the formula does.
      */
     double *v = xmalloc((size_t)S * (size_t)nops * sizeof *v);
     double kind_cost[2] = { 0, 0 };
@@ -319,7 +330,7 @@ static int stage_run(struct stage *st, double *rec)
                 if ((sched_op(&st->sched, st->s, j)->kind == 'B') == kind)
                     v[n++] = o->cpu_comp;
             }
-        kind_cost[kind] = median(v, n);
+        kind_cost[kind] = quantile(v, n, 0.25);
     }
     for (int j = 0; j < nops && rc == 0; j++) {
         const struct opm *last = &meas[(size_t)S * nops + j];
