@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "dtype.h"
+#include "timer.h"
 
 enum dev_copy_kind {
     DEV_H2D,        /* host to device */
@@ -54,6 +55,15 @@ struct dev_ops {
                         double *out);
     int (*sync)(struct dev *d);     /* wait for every queued kernel and copy */
     void (*fini)(struct dev *d);    /* release backend state (impl); may be NULL */
+    /*
+     * Seconds on the clock that prices this rank's device work, after every
+     * queued kernel has finished: the difference of two readings is what the
+     * work between them cost the device (cuda: an event recorded on the
+     * rank's stream, timed from a base event).  NULL: the calling thread's
+     * CPU time after dev_sync, right for a device whose kernels run on the
+     * calling thread (cpu).
+     */
+    double (*clock)(struct dev *d);
 };
 
 /* One live allocation (the accounting's record). */
@@ -118,6 +128,19 @@ int dev_gelu(struct dev *d, enum dtype t, size_t n, const void *x, void *y);
 int dev_gelu_backward(struct dev *d, enum dtype t, size_t n, const void *x, const void *dy, void *dx);
 int dev_max_abs_diff(struct dev *d, enum dtype t, size_t n, const void *x, const void *y, double *out);
 int dev_sync(struct dev *d);
+
+/*
+ * The device's cost clock (see dev_ops.clock): labs time their kernels with
+ * it, so a GEMM is priced by what it cost the device that ran it, not by the
+ * wall clock a busy machine stretches.
+ */
+static inline double dev_clock(struct dev *d)
+{
+    if (d->ops->clock)
+        return d->ops->clock(d);
+    dev_sync(d);
+    return timer_thread_cpu();
+}
 
 /* Frees every allocation still live, the backend state and d.  NULL is a no-op. */
 void dev_free_device(struct dev *d);

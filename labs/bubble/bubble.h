@@ -8,10 +8,13 @@
 #include "lab.h"
 #include "schedule.h"
 
-/* Tags of the lab's own messages after the step (below them: 2*mb for F, 2*mb+1 for B). */
-#define BUBBLE_TAG_GATHER (1 << 24)
-#define BUBBLE_TAG_GRADS  (1 << 24 | 1)
-#define BUBBLE_TAG_TURN   (1 << 24 | 2)
+/*
+ * Tags of the lab's own messages (below them: 2*mb for F, 2*mb+1 for B, at
+ * most 8191 as m <= 4096).  All under 32767, the least MPI_TAG_UB MPI allows.
+ */
+#define BUBBLE_TAG_GATHER 16384
+#define BUBBLE_TAG_GRADS  16385
+#define BUBBLE_TAG_TURN   16386
 
 struct bubble_cfg {
     int p;                  /* stages (= ranks) */

@@ -240,13 +240,14 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                   cfg->kind == SCHED_GPIPE ? "GPipe" : "naive", cfg->kind == SCHED_GPIPE ? m : 1, peak_held);
 
     /* ---- notes ---- */
+    const char *clock = c->dev->ops->clock ? "device time" : "thread CPU time";
     lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
-             "competed for a core; an operation costs the lower quartile of the thread CPU times of its "
-             "stage's forward (or backward) GEMMs in those steps; the schedule is replayed in virtual time "
+             "competed for a core; an operation costs the lower quartile of the %s of its stage's "
+             "forward (or backward) GEMMs in those steps; the schedule is replayed in virtual time "
              "with those costs, transfers taking no time (modelled, as in the formula; the copies "
              "send/recv cost here are in the copy column)",
-             cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s");
+             cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s", clock);
     if (p > c->cores)
         lab_note(c, "%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
                  "wall bubble are contended; the replayed figures are what %d cores would show",

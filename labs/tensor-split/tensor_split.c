@@ -75,7 +75,7 @@ struct shard {
     void *Y;            /* the full result (tokens x width) */
     int fr, off;        /* this rank's share of ffn and where it starts */
     size_t *counts;     /* column: elements per rank in the all-gather */
-    double compute_cpu; /* thread CPU seconds of the GEMMs and GeLU in the timed forward */
+    double compute_cpu; /* device cost (dev_clock) of the GEMMs and GeLU in the timed forward */
 };
 
 static int width_of(const struct ts_cfg *cfg)
@@ -127,10 +127,10 @@ static void teardown(struct lab_ctx *c, struct shard *s)
     free(s->counts);
 }
 
-/* Add the CPU time since *t0 to the shard's compute time. */
-static void charge(struct shard *s, double t0)
+/* Add the device's cost since t0 (a dev_clock reading) to the shard's compute time. */
+static void charge(struct lab_ctx *c, struct shard *s, double t0)
 {
-    s->compute_cpu += timer_thread_cpu() - t0;
+    s->compute_cpu += dev_clock(c->dev) - t0;
 }
 
 static int column_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard *s)
@@ -138,10 +138,9 @@ static int column_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct sh
     enum dtype t = cfg->dtype;
     int R = c->nranks, m = cfg->tokens, h = cfg->hidden, f = cfg->ffn;
     size_t es = dtype_size(t);
-    double t0 = timer_thread_cpu();
+    double t0 = dev_clock(c->dev);
     dev_gemm(c->dev, t, false, false, m, s->fr, h, 1.0, s->X, h, s->A, s->fr, 0.0, s->Z, s->fr);
-    dev_sync(c->dev);
-    charge(s, t0);
+    charge(c, s, t0);
     // snippet: column-allgather
     /* Every rank's tokens x fr block, rank 0's first; then each block goes to its columns of Y. */
     if (comm_allgatherv(c->comm, s->Z, s->gathered, s->counts, t) < 0)
@@ -166,10 +165,9 @@ static int row_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard
     /* This rank's columns of X times its rows of B: a partial sum of the whole product. */
     dev_copy2d(c->dev, s->Xr, (size_t)s->fr * es, (char *)s->X + (size_t)s->off * es, (size_t)f * es,
                (size_t)s->fr * es, (size_t)m, DEV_D2D);
-    double t0 = timer_thread_cpu();
+    double t0 = dev_clock(c->dev);
     dev_gemm(c->dev, t, false, false, m, h, s->fr, 1.0, s->Xr, s->fr, s->B, h, 0.0, s->Y, h);
-    dev_sync(c->dev);
-    charge(s, t0);
+    charge(c, s, t0);
     /* Summing the partial products over the ranks gives X B. */
     if (comm_allreduce(c->comm, s->Y, (size_t)m * (size_t)h, t) < 0)
         return -1;
@@ -181,15 +179,14 @@ static int mlp_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard
 {
     enum dtype t = cfg->dtype;
     int m = cfg->tokens, h = cfg->hidden;
-    double t0 = timer_thread_cpu();
+    double t0 = dev_clock(c->dev);
     // snippet: megatron-mlp
     /* Column-parallel A: this rank's tokens x fr block of X A; GeLU works element by element, so locally. */
     dev_gemm(c->dev, t, false, false, m, s->fr, h, 1.0, s->X, h, s->A, s->fr, 0.0, s->Z, s->fr);
     dev_gelu(c->dev, t, (size_t)m * (size_t)s->fr, s->Z, s->Z);
     /* Row-parallel B takes exactly that block as its input: no communication in between. */
     dev_gemm(c->dev, t, false, false, m, h, s->fr, 1.0, s->Z, s->fr, s->B, h, 0.0, s->Y, h);
-    dev_sync(c->dev);
-    charge(s, t0);
+    charge(c, s, t0);
     /* The one all-reduce of the forward. */
     if (comm_allreduce(c->comm, s->Y, (size_t)m * (size_t)h, t) < 0)
         return -1;
