@@ -8,7 +8,7 @@ RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 
 # Ranks, communicators and devices.
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
-                     runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c
+                     runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "qz.h"
 #include "run.h"
 #include "timer.h"
@@ -41,6 +42,7 @@ static void usage(FILE *out)
             "  --trace FILE             Chrome trace-event JSON (open in Perfetto)\n"
             "  --svg FILE               the timeline as a picture\n"
             "  -L DIR                   look for labs in DIR first\n"
+            "  --timeout SECONDS        stop every rank and fail when the lab runs longer\n"
             "  -q, --quiet              no table on standard output\n"
             "  --version\n",
             LABRUN_LABDIR, backend_names());
@@ -150,6 +152,7 @@ static void add_installed_labs(struct qz_labpath *lp)
 struct options {
     const char *lab;
     const char *backend, *device, *json, *trace, *svg;
+    double timeout;             /* --timeout: seconds, 0 for none */
     bool help, list, quiet;
     VEC(char *) rest;           /* arguments left for the lab's parameters; borrowed */
 };
@@ -188,6 +191,19 @@ static int parse_options(int argc, char **argv, struct options *o, struct qz_lab
             o->svg = v;
         else if ((v = opt_value("-L", argc, argv, &i, &missing)))
             qz_labpath_add(lp, v);
+        else if ((v = opt_value("--timeout", argc, argv, &i, &missing))) {
+            char *end;
+            o->timeout = strtod(v, &end);
+            if (end == v || *end || !(o->timeout > 0) || o->timeout > 1e7) {
+                fprintf(stderr, "labrun: error: --timeout: '%s' is not a number of seconds > 0\n", v);
+                return -1;
+            }
+        }
+        /* Fault injection for the tests; not in the usage text. */
+        else if ((v = opt_value("--inject-fault", argc, argv, &i, &missing))) {
+            if (fault_inject_parse(v) < 0)
+                return -1;
+        }
         else if (missing) {
             fprintf(stderr, "labrun: error: %s needs a value\n", a);
             return -1;
@@ -221,6 +237,7 @@ static int write_outputs(const struct options *o, const struct lab_report *rep)
 int labrun_main(int argc, char **argv)
 {
     diag_progname = "labrun";
+    fault_install();
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("labrun %s\n", qz_version);
         return 0;
@@ -302,7 +319,13 @@ int labrun_main(int argc, char **argv)
     }
     rep = lab_report_new(def, params, b->name, lab_nranks(impl, params), timer_cores());
     lab_report_set_progress(rep, !o.quiet && isatty(STDERR_FILENO));
-    int rc = lab_run(impl, params, b, rep);
+    char *what = xasprintf("lab %s", def->name);
+    int rc = fault_watchdog_start(o.timeout, what);
+    if (rc == 0) {
+        rc = lab_run(impl, params, b, rep);
+        fault_watchdog_stop();
+    }
+    free(what);
     if (rc == -2)
         goto done;
     bool root = !b->is_root || b->is_root();

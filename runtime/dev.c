@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dev.h"
+#include "fault.h"
 #include "util.h"
 
 struct dev *dev_new(const struct dev_ops *ops, int rank, void *impl)
@@ -138,7 +139,11 @@ int dev_gemm(struct dev *d, enum dtype t, bool transa, bool transb, int m, int n
 {
     if (m <= 0 || n <= 0)
         return 0;
-    return d->ops->gemm(d, t, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    int rc = d->ops->gemm(d, t, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    double poison;
+    if (rc == 0 && fault_poison_due(&poison))     /* --inject-fault nan@R / inf@R */
+        rc = d->ops->fill(d, t, C, 1, poison);
+    return rc;
 }
 
 int dev_fill(struct dev *d, enum dtype t, void *x, size_t n, double v)

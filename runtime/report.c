@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "report_impl.h"
 #include "util.h"
 
@@ -394,6 +395,7 @@ int report_write_file(const char *path, const char *data, size_t len)
     /* A temporary beside the target, renamed when complete: never a partial file. */
     char *tmp = xasprintf("%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
+    fault_temp(fd >= 0 ? tmp : NULL);
     if (fd < 0) {
         fprintf(stderr, "labrun: error: cannot write %s: %s\n", path, strerror(errno));
         free(tmp);
@@ -408,9 +410,11 @@ int report_write_file(const char *path, const char *data, size_t len)
     if (!ok || rename(tmp, path) != 0) {
         fprintf(stderr, "labrun: error: cannot write %s: %s\n", path, strerror(errno));
         unlink(tmp);
+        fault_temp(NULL);
         free(tmp);
         return -1;
     }
+    fault_temp(NULL);
     free(tmp);
     return 0;
 }

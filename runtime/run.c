@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fault.h"
 #include "report_impl.h"
 #include "run.h"
 
@@ -30,6 +31,9 @@ static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
         .cores = a->cores,
         .dir = a->params->def->dir,
     };
+    fault_set_rank(rank);
+    if (fault_rank_start(rank) < 0)
+        return -1;
     return a->impl->run(&ctx);
 }
 

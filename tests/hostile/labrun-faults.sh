@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# labrun under faults, each injected with the hidden --inject-fault KIND@RANK:
+# a rank that fails with an error or crashes stops every rank, and labrun exits
+# 1 within a bounded time with that rank's message; --timeout bounds a lab
+# that never ends; NaN or Inf in a result fails the lab's check; SIGINT and
+# SIGTERM stop every rank and leave no partial output file.
+#
+#   tests/hostile/labrun-faults.sh BUILD_DIR
+set -u
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+labrun=$build/labrun
+[ -x "$labrun" ] || { echo "labrun-faults: $labrun is not built"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-faults-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export OPENBLAS_NUM_THREADS=1
+scale=1
+case $build in *san*) scale=3 ;; esac
+
+passed=0 failed=0 name= ok= err= rc= secs=
+begin() { name=$1 ok=1 err=$tmp/$1.err; mkdir -p "$tmp/$1"; }
+bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
+end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name (${secs} s)"; else failed=$((failed + 1)); fi; }
+
+# run WANT_RC SECONDS ARGS...: labrun with a hard bound on its time.
+run() {
+    local want=$1 limit=$(($2 * scale)); shift 2
+    local t0=$SECONDS
+    timeout -k 2 "$limit" "$labrun" "$@" >"$tmp/$name/stdout" 2>"$err"
+    rc=$?
+    secs=$((SECONDS - t0))
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        bad "still running after ${limit}s: a hang"
+    elif [ $rc -ne "$want" ]; then
+        bad "exit status $rc, expected $want:" "$(tail -5 "$err")"
+    fi
+}
+has() { grep -qaE -- "$1" "$err" || bad "stderr does not match /$1/:" "$(tail -5 "$err")"; }
+out_has() { grep -qaE -- "$1" "$tmp/$name/stdout" || bad "the report does not match /$1/"; }
+# No report file and no temporary of one in the run's folder.
+nothing_written() {
+    local left
+    left=$(ls -A "$tmp/$name")
+    left=$(grep -vx stdout <<<"$left")
+    [ -z "$left" ] || bad "files left: $left"
+}
+
+begin rank-error-stops-every-rank
+run 1 20 labs/tensor-split --ranks 4 --inject-fault error@1 -q
+has "rank 1: injected fault"
+end
+
+begin first-rank-error-stops-the-pipeline
+run 1 20 labs/bubble --stages 4 --microbatches 4 --inject-fault error@0 -q
+has "rank 0: injected fault"
+has "stops waiting for rank"
+end
+
+begin rank-crash-is-reported-with-its-rank
+run 1 20 labs/bubble --stages 4 --microbatches 4 --inject-fault crash@2 -q \
+    --json "$tmp/$name/r.json" --svg "$tmp/$name/r.svg"
+has "rank 2 crashed: segmentation fault"
+nothing_written
+end
+
+begin crash-in-a-collective-lab
+run 1 20 labs/allreduce --ranks 2 --maxbytes 4096 --inject-fault crash@1 -q
+has "rank 1 crashed"
+end
+
+begin watchdog-stops-a-hanging-rank
+run 1 15 labs/bubble --stages 4 --microbatches 4 --inject-fault hang@3 --timeout 2 -q \
+    --json "$tmp/$name/r.json"
+has "lab bubble did not finish within 2 s \(--timeout\)"
+[ "$secs" -le $((6 * scale)) ] || bad "the watchdog took ${secs}s to stop a 2 s run"
+nothing_written
+end
+
+begin watchdog-lets-a-run-in-time-finish
+run 0 60 labs/bubble --stages 2 --microbatches 2 --hidden 16 --batch 4 --steps 1 --timeout 60 -q
+end
+
+for lab in "tensor-split --ranks 4" "bubble --stages 2 --microbatches 2" "activations --stages 2"; do
+    for k in nan@1 inf@0; do
+        begin "${k%@*}-fails-the-check-of-${lab%% *}"
+        # shellcheck disable=SC2086
+        run 1 60 labs/$lab --inject-fault $k
+        out_has "FAIL "
+        end
+    done
+done
+
+# stop SIGNAL WANT_RC: a run stopped mid-way leaves nothing behind.
+stop() {
+    begin "$1-stops-every-rank-and-writes-nothing"
+    local t0=$SECONDS
+    "$labrun" labs/bubble --stages 4 --microbatches 4 --inject-fault hang@1 -q \
+        --json "$tmp/$name/r.json" --trace "$tmp/$name/t.json" --svg "$tmp/$name/r.svg" \
+        >"$tmp/$name/stdout" 2>"$err" &
+    local pid=$!
+    sleep 1
+    kill -"$1" $pid
+    local i=0
+    while kill -0 $pid 2>/dev/null && [ $i -lt $((50 * scale)) ]; do sleep 0.1; i=$((i + 1)); done
+    if kill -0 $pid 2>/dev/null; then
+        bad "still running 5 s after SIG$1"
+        kill -9 $pid
+    fi
+    wait $pid
+    rc=$?
+    secs=$((SECONDS - t0))
+    [ $rc -eq "$2" ] || bad "exit status $rc, expected $2"
+    has "every rank is stopped; no partial output is left"
+    nothing_written
+    end
+}
+stop INT 130
+stop TERM 143
+
+begin bad-fault-spec-is-a-usage-error
+run 2 10 labs/bubble --inject-fault boom@1
+has "--inject-fault: 'boom@1' is not KIND@RANK"
+end
+
+begin bad-timeout-is-a-usage-error
+run 2 10 labs/bubble --timeout -3
+has "--timeout: '-3' is not a number of seconds"
+end
+
+begin help-shows-timeout-not-injection
+run 0 10 --help
+grep -q -- '--timeout' "$tmp/$name/stdout" "$err" || bad "--help does not mention --timeout"
+grep -q -- 'inject' "$tmp/$name/stdout" "$err" && bad "--help shows the fault injection"
+end
+
+echo "labrun-faults: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
