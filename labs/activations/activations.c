@@ -315,6 +315,12 @@ static void stage_teardown(struct stage *s)
     free(s->W); free(s->dW); free(s->X); free(s->Z); free(s->Y); free(s->rec);
 }
 
+/* The larger of a and b, and NaN when either is: fmax would drop a NaN and let a broken result pass. */
+static double max_or_nan(double a, double b)
+{
+    return isnan(a) ? a : isnan(b) ? b : fmax(a, b);
+}
+
 /* max |dW - ref| and max |ref| over this stage's layers. */
 static int compare_grads(struct stage *s, long L, double *err, double *refmax)
 {
@@ -333,7 +339,7 @@ static int compare_grads(struct stage *s, long L, double *err, double *refmax)
             }
             for (size_t i = 0; i < hh; i++) {
                 double r = ref[(size_t)l * hh + i];
-                *err = fmax(*err, fabs(dtype_get(s->t, host, i) - r));
+                *err = max_or_nan(*err, fabs(dtype_get(s->t, host, i) - r));
                 *refmax = fmax(*refmax, fabs(r));
             }
         }
@@ -392,7 +398,7 @@ static void report(struct lab_ctx *c, const struct stage *s, long L, double *rec
         const double *x = sums + (size_t)r * SUM_N;
         sent += x[SUM_SENT];
         logged += x[SUM_LOGGED];
-        err = fmax(err, x[SUM_ERR]);
+        err = max_or_nan(err, x[SUM_ERR]);
         refmax = fmax(refmax, x[SUM_REFMAX]);
         wbytes += x[SUM_WEIGHTS];
     }
