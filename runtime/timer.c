@@ -1,7 +1,9 @@
 /*
  * timer.c — wall and per-thread CPU clocks, and the core count.
  */
+#include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,4 +39,32 @@ int timer_cores(void)
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+void *timer_pin(void)
+{
+    cpu_set_t *saved = malloc(sizeof *saved), one;
+    if (!saved || pthread_getaffinity_np(pthread_self(), sizeof *saved, saved) != 0) {
+        free(saved);
+        return NULL;
+    }
+    int first = 0;
+    while (first < CPU_SETSIZE && !CPU_ISSET(first, saved))
+        first++;
+    CPU_ZERO(&one);
+    if (first < CPU_SETSIZE)
+        CPU_SET(first, &one);
+    if (first == CPU_SETSIZE || pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) {
+        free(saved);
+        return NULL;
+    }
+    return saved;
+}
+
+void timer_unpin(void *saved)
+{
+    if (!saved)
+        return;
+    pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), saved);
+    free(saved);
 }

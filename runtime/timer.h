@@ -42,4 +42,15 @@ static inline void timer_end(struct timer_span *s)
 /* Cores this process may run on (sched_getaffinity), at least 1. */
 int timer_cores(void);
 
+/*
+ * Keep the calling thread on one core, the first this process may use, while
+ * costs are measured: ranks that take turns are then all priced on the same
+ * core, and a core another job keeps busy (sharing its caches) inflates no
+ * rank more than another.  Returns the thread's previous mask for
+ * timer_unpin (NULL when pinning is not possible; nothing changed then).
+ */
+void *timer_pin(void);
+/* Restore the mask timer_pin saved, and free it (NULL is a no-op). */
+void timer_unpin(void *saved);
+
 #endif

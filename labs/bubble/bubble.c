@@ -286,6 +286,8 @@ static int stage_run(struct stage *st, double *rec)
     struct opm *meas = xcalloc((size_t)nsteps * (size_t)nops, sizeof *meas);
     struct turn *order = turn_order(&st->sched);
     uint64_t act_base = 0;
+    double base = 0;
+    void *pinned = NULL;
     int rc = 0;
     for (int step = 0; step < nsteps && rc == 0; step++) {
         if (comm_barrier(c->comm) < 0 || dev_fill(c->dev, DTYPE_F64, st->dW, wbytes / 8, 0.0) < 0) {
@@ -296,14 +298,24 @@ static int stage_run(struct stage *st, double *rec)
             dev_reset_peak(c->dev);
             act_base = c->dev->usage.current;
             st->peak_held = 0;
+            /*
+             * Every rank leaves the barrier at about the same moment: its wall
+             * stamps are kept relative to that, so ranks on different nodes,
+             * whose clocks do not agree, share one time base.
+             */
+            base = timer_wall();
         }
         struct opm *sm = &meas[(size_t)step * nops];
+        /* While the stages take turns, they all run on one core: each operation is priced on the same core. */
+        if (step == S + 1)
+            pinned = timer_pin();
         if (step <= S) {
             for (int j = 0; j < nops && rc == 0; j++)
                 rc = run_op(st, sched_op(&st->sched, st->s, j), &sm[j]);
             if (step == S) {
                 rec[(size_t)nops * G_N] = st->peak_held;
                 rec[(size_t)nops * G_N + 1] = (double)(c->dev->usage.peak - act_base);
+                rec[(size_t)nops * G_N + 2] = base;
             }
         } else {
             rc = turn_step(st, order, sm);
@@ -311,6 +323,7 @@ static int stage_run(struct stage *st, double *rec)
         if (c->rank == 0)
             lab_progress(c, (double)(step + 1) / nsteps, "steps");
     }
+    timer_unpin(pinned);
     /*
      * An operation's cost: the lower quartile of the thread CPU times of the
      * GEMMs of this stage's operations of its kind (forward or backward) over
@@ -337,10 +350,10 @@ static int stage_run(struct stage *st, double *rec)
     for (int j = 0; j < nops && rc == 0; j++) {
         const struct opm *last = &meas[(size_t)S * nops + j];
         double *g = rec + (size_t)j * G_N;
-        g[G_T0] = last->t0;
-        g[G_TIN] = last->t_in;
-        g[G_TCOMP] = last->t_comp;
-        g[G_TEND] = last->t_end;
+        g[G_T0] = last->t0 - base;
+        g[G_TIN] = last->t_in - base;
+        g[G_TCOMP] = last->t_comp - base;
+        g[G_TEND] = last->t_end - base;
         g[G_COST] = kind_cost[sched_op(&st->sched, st->s, j)->kind == 'B'];
         /* The split into compute and copies, per operation: medians over the turn-taking steps. */
         for (int k = 0; k < S; k++)
@@ -367,7 +380,7 @@ static int bubble_run(struct lab_ctx *c)
     if (bubble_config(c->params, &st.cfg) < 0)
         return -1;
     int m = st.cfg.m, nops = 2 * m;
-    size_t reclen = (size_t)nops * G_N + 2;
+    size_t reclen = (size_t)nops * G_N + BUBBLE_REC_EXTRA;
     double *rec = xcalloc(reclen, sizeof *rec);
     double *all = c->rank == 0 ? xcalloc(reclen * (size_t)c->nranks, sizeof *all) : NULL;
     int rc = stage_setup(&st);

@@ -25,8 +25,14 @@ struct bubble_cfg {
     enum sched_kind kind;
 };
 
-/* Per operation, the doubles each rank gathers to rank 0; then 2 more per rank (peak held, peak bytes). */
+/*
+ * Per operation, the doubles each rank gathers to rank 0 (wall stamps are
+ * seconds since the rank left the barrier before the step); then
+ * BUBBLE_REC_EXTRA more per rank: peak held, peak activation bytes, and the
+ * wall time at which the rank left that barrier.
+ */
 enum { G_T0, G_TIN, G_TCOMP, G_TEND, G_COST, G_COMP, G_COMM, G_N };
+#define BUBBLE_REC_EXTRA 3
 
 int bubble_config(const struct lab_params *p, struct bubble_cfg *cfg);
 
@@ -36,7 +42,7 @@ void bubble_input(int mb, int b, int h, double *X);
 
 /*
  * Rank 0: replay, compare, report.  all holds every rank's gathered record
- * (reclen = 2m * G_N + 2 doubles each), grads every stage's dW (h*h each).
+ * (reclen = 2m * G_N + BUBBLE_REC_EXTRA doubles each), grads every stage's dW (h*h each).
  */
 int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double *all,
                   const double *grads);

@@ -104,8 +104,12 @@ enum { S_COMPUTE, S_COMM, S_REPLAY };
 static void trace_all(struct lab_ctx *c, const struct bubble_cfg *cfg, const struct schedule *sc,
                       const double *all, size_t reclen, const struct replay *rp, double wall0)
 {
-    /* Wall timestamps are absolute; the trace counts from the run's start. */
-    double off = lab_now_us(c) - timer_wall() * 1e6;
+    /*
+     * Wall stamps count from each rank's exit from the barrier before the
+     * step; rank 0's exit (all[G_N * 2m + 2]) puts them on its clock, and the
+     * trace counts from the run's start.
+     */
+    double off = lab_now_us(c) - timer_wall() * 1e6 + all[(size_t)2 * cfg->m * G_N + 2] * 1e6;
     for (int s = 0; s < cfg->p; s++) {
         lab_trace_stream(c, s, S_COMPUTE, "compute (wall clock, last step)");
         lab_trace_stream(c, s, S_COMM, "send/recv (wall clock, last step)");
@@ -140,7 +144,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                   const double *grads)
 {
     int p = cfg->p, m = cfg->m, nops = 2 * m;
-    size_t reclen = (size_t)nops * G_N + 2;
+    size_t reclen = (size_t)nops * G_N + BUBBLE_REC_EXTRA;
     struct schedule sc;
     sched_build(&sc, cfg->kind, p, m);
     double *cost = xmalloc((size_t)p * (size_t)nops * sizeof *cost);
