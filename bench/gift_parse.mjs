@@ -4,8 +4,9 @@
 //
 // Prints one JSON object: the bytes read, the questions found, the time to
 // read and decode the file, and the time of parse() alone, measured inside
-// node with performance.now() so node's start-up and the file read are not
-// charged to the parser.  The whole process is timed from outside (runstat).
+// node with performance.now() (and its CPU time, process.cpuUsage()) so
+// node's start-up and the file read are not charged to the parser.  The
+// whole process is timed from outside (runstat).
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createRequire } from "node:module";
@@ -22,7 +23,9 @@ if (!file) {
 const t0 = performance.now();
 const text = readFileSync(file, "utf8");
 const t1 = performance.now();
+const c1 = process.cpuUsage();
 const questions = parse(text);
+const c2 = process.cpuUsage(c1);
 const t2 = performance.now();
 
 // Count what was parsed, so a parse that silently dropped questions shows.
@@ -36,4 +39,6 @@ console.log(JSON.stringify({
     kinds,
     read_s: (t1 - t0) / 1000,
     parse_s: (t2 - t1) / 1000,
+    // CPU time of the process during parse() (user + system, GC threads included).
+    parse_cpu_s: (c2.user + c2.system) / 1e6,
 }));
