@@ -50,7 +50,8 @@ struct comm_threads_world {
     pthread_mutex_t pool_lock;
     struct message *pool;   /* free message buffers, to reuse */
     int npool;
-    int aborted;            /* a rank failed: receives give up (set under every box's lock) */
+    atomic_int aborted;     /* a rank failed: receives give up (atomic: each box's waiters read it
+                               under their own lock, while abort holds another box's) */
     int spin;               /* ranks <= cores: a wait spins a little before it sleeps */
 };
 
