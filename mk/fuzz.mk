@@ -101,24 +101,31 @@ fuzz: fuzz-bins
 
 # ---- valgrind ----------------------------------------------------------------
 
+# labrun for valgrind is built without the GPU and MPI backends (see tests/memcheck/run.sh).
+MEMCHECK_DIR := $(BUILD)/memcheck
 memcheck: all
-	tests/memcheck/run.sh $(BUILD)
+	$(MAKE) BUILD=$(MEMCHECK_DIR) NVCC= MPICC= SAN= $(MEMCHECK_DIR)/labrun
+	tests/memcheck/run.sh $(BUILD) $(MEMCHECK_DIR)
 
-# ---- ThreadSanitizer over the threads backend's tests ------------------------
+# ---- ThreadSanitizer over the threads backend --------------------------------
 
-# The runtime's and the labs' test binaries, rebuilt with -fsanitize=thread in their own folder.
-TSAN_DIR  := $(BUILD)/tsan
-TSAN_BINS := $(patsubst $(BUILD)/%,$(TSAN_DIR)/%,$(filter $(BUILD)/tests/runtime/% $(BUILD)/tests/labs/%,$(TEST_BINS)))
+# Criterion cannot start under TSan, so the threads backend is driven by
+# tests/runtime/tsan_threads.c, and a TSan-built labrun runs every lab
+# (tests/runtime/tsan.sh), in their own folder.
+TSAN_DIR   := $(BUILD)/tsan
+TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
 ifeq ($(TSAN_INNER),1)
-tsan-bins: $(TSAN_BINS_INNER)
+$(BUILD)/tests/tsan_threads: $(call obj,tests/runtime/tsan_threads.c) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS)
+
+tsan-bins: $(BUILD)/tests/tsan_threads $(BUILD)/labrun
 else
 tsan:
-	$(MAKE) BUILD=$(TSAN_DIR) CC=$(FUZZ_CC) TSAN_INNER=1 SAN= OPT=-O1 \
-	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=thread' LDFLAGS=-fsanitize=thread \
-	    TSAN_BINS_INNER='$(TSAN_BINS)' tsan-bins
-	OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' \
-	    scripts/run-tests.sh $(TSAN_BINS)
+	$(MAKE) BUILD=$(TSAN_DIR) CC=$(FUZZ_CC) TSAN_INNER=1 SAN= NVCC= MPICC= \
+	    CFLAGS='$(TSAN_FLAGS)' LDFLAGS=-fsanitize=thread tsan-bins
+	tests/runtime/tsan.sh $(TSAN_DIR)
 endif
 
 else
