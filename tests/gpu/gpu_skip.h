@@ -6,6 +6,7 @@
 #define TESTS_GPU_SKIP_H
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include "dev_cuda.h"
 
@@ -14,10 +15,15 @@ static inline int need_gpus(int need)
 {
     char why[256] = "";
     int n = cuda_gpu_count(why, sizeof why);
-    if (n == 0)
+    /* Criterion shows skip reasons only with --verbose; the suite's log shows this line. */
+    if (n == 0) {
+        fprintf(stderr, "skipped: no GPU: %s\n", why);
         cr_skip_test("no GPU: %s", why);
-    if (n < need)
+    }
+    if (n < need) {
+        fprintf(stderr, "skipped: needs %d GPUs, this machine has %d\n", need, n);
         cr_skip_test("needs %d GPUs, this machine has %d", need, n);
+    }
     return n;
 }
 
