@@ -143,24 +143,22 @@ static char *token_text(const struct qz_parser *p, const struct src_loc *loc)
     return xstrndup(p->src->text + loc->off, p->off - loc->off);
 }
 
-/* The start of the line holding byte off. */
-static size_t line_start(const struct qz_parser *p, size_t off)
+/*
+ * The leading whitespace of the line being scanned (which holds the brace at
+ * off); with !whole_line, -1 when something else precedes off on it.  Cached
+ * per line: a line of many braces is measured once.
+ */
+static int indent_before(struct qz_parser *p, size_t off, bool whole_line)
 {
     const char *t = p->src->text;
-    while (off > 0 && t[off - 1] != '\n' && t[off - 1] != '\r') off--;
-    return off;
-}
-
-/* Columns of leading whitespace of the line holding off; -1 when something else precedes off. */
-static int indent_before(const struct qz_parser *p, size_t off, bool whole_line)
-{
-    const char *t = p->src->text;
-    size_t a = line_start(p, off);
-    if (a == 0 && p->src->len >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3)) a = 3;
-    int n = 0;
-    while (a + (size_t)n < p->src->len && (t[a + (size_t)n] == ' ' || t[a + (size_t)n] == '\t')) n++;
-    if (!whole_line && a + (size_t)n != off) return -1;
-    return n;
+    if (p->indent_for != p->line_off + 1) {
+        size_t a = p->line_off, n = 0;
+        while (a + n < p->src->len && (t[a + n] == ' ' || t[a + n] == '\t')) n++;
+        p->indent = n > 1000000 ? 1000000 : (int)n;
+        p->indent_for = p->line_off + 1;
+    }
+    if (!whole_line && p->line_off + (size_t)p->indent != off) return -1;
+    return p->indent;
 }
 
 static void push_brace(struct qz_parser *p, const struct src_loc *loc)
@@ -302,8 +300,9 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p
     }
 
     if (tok == 0) {
+        if (!p->eof_seen) p->eof_loc = eof_loc(p);   /* once: its last line may be long */
         p->eof_seen = true;
-        struct src_loc end = eof_loc(p);
+        struct src_loc end = p->eof_loc;
         *lloc = end;
         if (p->braces.n) {
             if (!p->eof_reported && !p->eof_in_string && p->suspect.what) {

@@ -67,6 +67,7 @@ void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t
             if (!p->after_cr) { p->line++; p->col = 1; }
             p->after_cr = false;
             i++;
+            p->line_off = p->off + i;
             continue;
         }
         p->after_cr = false;
@@ -75,6 +76,7 @@ void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t
             p->col = 1;
             p->after_cr = true;
             i++;
+            p->line_off = p->off + i;
             continue;
         }
         size_t len = lex_char_len(s + i, n - i);

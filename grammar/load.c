@@ -21,7 +21,7 @@ struct ast_file *qz_parse(struct diag *d, const struct source *src)
     p.file = ast_file_new(src);
     /* A leading byte order mark is no text: skip it, columns start after it. */
     size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    p.off = start;
+    p.off = p.line_off = start;
     p.scanner = lex_open(&p, src->text + start, src->len - start);
     int rc = qzpparse(p.scanner, &p);
     lex_close(p.scanner);

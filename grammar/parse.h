@@ -51,6 +51,9 @@ struct qz_parser {
     int line, col;
     size_t off;
     bool after_cr;                  /* the last character was '\r' (so a '\n' is part of it) */
+    size_t line_off;                /* where the line being scanned starts */
+    size_t indent_for;              /* line_off + 1 of the line whose indentation is cached; 0: none */
+    int indent;                     /* that line's leading whitespace, in characters */
 
     /* The string literal being scanned. */
     struct src_loc str_open;        /* its opening quote(s) */
@@ -62,7 +65,7 @@ struct qz_parser {
     VEC(struct brace) braces;
     bool eof_seen;                  /* end of file reached; closing braces are being supplied */
     bool eof_reported;
-    struct src_loc eof_loc;
+    struct src_loc eof_loc;         /* just after the last visible character */
 
     /*
      * The first block closed by a '}' indented less than the line that opened

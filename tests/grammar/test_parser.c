@@ -524,3 +524,19 @@ Test(parser, a_stray_closing_brace_is_reported)
     assert_error(0, 1, 25, "found '}'");
     cr_assert_eq(file->items.n, 2);
 }
+
+/* Quadratic work on one long line would take minutes here; linear work takes well under a second. */
+Test(parser, a_long_line_of_open_braces_is_parsed_in_linear_time, .timeout = 20)
+{
+    size_t spaces = 1000000, braces = 100000;
+    char *text = xmalloc(spaces + braces + 2);
+    memset(text, ' ', spaces);
+    memset(text + spaces, '{', braces);
+    text[spaces + braces] = '\n';
+    text[spaces + braces + 1] = '\0';
+    parse(text);
+    free(text);
+    assert_error(0, 1, (int)spaces + 1, "expected a statement in this file, found '{'");
+    assert_error(1, 1, (int)(spaces + braces), "unclosed '{' of block");
+    cr_assert_eq(cap_errors(&cap), 2);
+}
