@@ -92,7 +92,17 @@ static int mpi_launch(int nranks, backend_body body, void *arg)
              on_cuda ? "NCCL" : "the MPI library");
 
     int rc = body(rank, size, comm, dev, arg);
-    /* A rank that failed fails the run on every rank, so rank 0's exit status tells. */
+    /*
+     * A rank that failed may leave the others waiting for a message that never
+     * comes (and would itself wait in all_agree forever): it ends the whole
+     * job, as the threads backend wakes every waiting rank.
+     */
+    if (rc != 0) {
+        fflush(stdout);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* Every rank got here: rank 0's exit status tells for the run. */
     bool ok = all_agree(rc == 0);
     comm_free(comm);
     dev_free_device(dev);
