@@ -117,6 +117,38 @@ stop() {
 stop INT 130
 stop TERM 143
 
+# Under MPI a failing rank ends the whole job (MPI_Abort), or mpirun does when one exits.
+mpirun=$(command -v mpirun || true)
+skipped=0
+if [ -n "$mpirun" ] && timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -np 1 \
+        "$labrun" labs/tensor-split --ranks 1 --backend mpi -q >/dev/null 2>&1; then
+    for k in error@1 crash@0 hang@1; do
+        begin "mpi-${k%@*}-in-one-rank-ends-the-job"
+        extra=()
+        [ "$k" = hang@1 ] && extra=(--timeout 3)
+        t0=$SECONDS
+        timeout -k 2 $((60 * scale)) "$mpirun" --allow-run-as-root --oversubscribe -np 2 \
+            "$labrun" labs/tensor-split --ranks 2 --backend mpi -q --inject-fault "$k" "${extra[@]}" \
+            >"$tmp/$name/stdout" 2>"$err"
+        rc=$?
+        secs=$((SECONDS - t0))
+        if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+            bad "still running after $((60 * scale))s: a hang"
+        elif [ $rc -eq 0 ]; then
+            bad "exit status 0"
+        fi
+        case $k in
+        error@1) has "rank 1: injected fault" ;;
+        crash@0) has "rank 0 crashed" ;;
+        hang@1)  has "did not finish within 3 s" ;;
+        esac
+        end
+    done
+else
+    skipped=3
+    echo "skip mpi faults (3 cases): no mpirun, or this labrun was built without the mpi backend"
+fi
+
 begin bad-fault-spec-is-a-usage-error
 run 2 10 labs/bubble --inject-fault boom@1
 has "--inject-fault: 'boom@1' is not KIND@RANK"
@@ -133,5 +165,9 @@ grep -q -- '--timeout' "$tmp/$name/stdout" "$err" || bad "--help does not mentio
 grep -q -- 'inject' "$tmp/$name/stdout" "$err" && bad "--help shows the fault injection"
 end
 
-echo "labrun-faults: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+    echo "labrun-faults: $passed passed, $failed failed, $skipped skipped"
+else
+    echo "labrun-faults: $passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]
