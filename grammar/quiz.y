@@ -444,7 +444,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
     int n = yypcontext_expected_tokens(ctx, exp, 64);
     if (n < 0) n = 0;
 
-    const char *const *cands;
+    const char *const *cands;       /* unused here: a keyword out of place gets no suggestion */
     yysymbol_kind_t starter;
     const char *where = innermost_block(p, &cands, &starter);
     /* What follows an unknown statement word is its own arguments: reported with the word. */
@@ -456,7 +456,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, stru
     /* A statement could start here (in whatever block the parser recovered into). */
     bool stmt = expects(exp, n, YYSYMBOL_PROMPT) || expects(exp, n, YYSYMBOL_TITLE) ||
                 expects(exp, n, YYSYMBOL_PARAM) || expects(exp, n, YYSYMBOL_QUIZ);
-    (void)starter;
     if (stmt && is_keyword(tok)) {
         diag_error(p->d, &loc, "'%s' cannot appear in %s", yysymbol_name(tok), where);
         return 0;
