@@ -20,6 +20,7 @@ struct dev_cuda {
     cudaStream_t stream;        /* every kernel and copy of this rank */
     cublasHandle_t blas;        /* bound to stream */
     double *scratch;            /* 2 device doubles for max_abs_diff */
+    cudaEvent_t base, now;      /* the cost clock: now's time since base, both on stream */
 };
 
 static struct dev_cuda *impl_of(struct dev *d)
@@ -180,10 +181,29 @@ static int cu_sync(struct dev *d)
     return 0;
 }
 
+/*
+ * The cost clock (dev_ops.clock): an event recorded on the rank's stream once
+ * the work queued before it is done, read against the base event recorded
+ * when the device was made.  Two readings differ by the GPU time of the work
+ * queued between them (on a shared GPU, with the other ranks' kernels that
+ * ran in between).
+ */
+static double cu_clock(struct dev *d)
+{
+    struct dev_cuda *g = impl_of(d);
+    float ms = 0;
+    CUDA_CHECK(cudaEventRecord(g->now, g->stream));
+    CUDA_CHECK(cudaEventSynchronize(g->now));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, g->base, g->now));
+    return ms * 1e-3;
+}
+
 static void cu_fini(struct dev *d)
 {
     struct dev_cuda *g = impl_of(d);
     CUDA_CHECK(cudaStreamSynchronize(g->stream));
+    CUDA_CHECK(cudaEventDestroy(g->base));
+    CUDA_CHECK(cudaEventDestroy(g->now));
     CUDA_CHECK(cudaFree(g->scratch));
     CUBLAS_CHECK(cublasDestroy(g->blas));
     CUDA_CHECK(cudaStreamDestroy(g->stream));
@@ -206,6 +226,7 @@ static const struct dev_ops cuda_ops = {
     .max_abs_diff = cu_max_abs_diff,
     .sync = cu_sync,
     .fini = cu_fini,
+    .clock = cu_clock,
 };
 
 struct dev *dev_cuda_new(int rank, int gpu)
@@ -219,6 +240,9 @@ struct dev *dev_cuda_new(int rank, int gpu)
     /* No TF32 for fp32 GEMMs: the labs hold fp32 to 1e-5 of the fp64 reference. */
     CUBLAS_CHECK(cublasSetMathMode(g->blas, CUBLAS_PEDANTIC_MATH));
     CUDA_CHECK(cudaMalloc((void **)&g->scratch, 2 * sizeof(double)));
+    CUDA_CHECK(cudaEventCreate(&g->base));
+    CUDA_CHECK(cudaEventCreate(&g->now));
+    CUDA_CHECK(cudaEventRecord(g->base, g->stream));
     return dev_new(&cuda_ops, rank, g);
 }
 

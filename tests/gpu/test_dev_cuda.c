@@ -181,3 +181,26 @@ Test(dev_cuda, accounting_counts_gpu_allocations_current_and_peak)
     dev_free(g, a);
     dev_free_device(g);
 }
+
+Test(dev_cuda, the_cost_clock_prices_a_gemm_by_its_gpu_time)
+{
+    need_gpus(1);
+    struct dev *g = dev_cuda_new(0, 0);
+    const int n = 2048;
+    float *a = dev_alloc(g, (size_t)n * n * sizeof *a, "a");
+    float *c = dev_alloc(g, (size_t)n * n * sizeof *c, "c");
+    dev_fill(g, DTYPE_F32, a, (size_t)n * n, 0.5);
+    dev_gemm(g, DTYPE_F32, false, false, n, n, n, 1.0, a, n, a, n, 0.0, c, n);  /* warm up */
+    double t0 = dev_clock(g);
+    double idle = dev_clock(g) - t0;
+    double t1 = dev_clock(g);
+    for (int i = 0; i < 4; i++)
+        dev_gemm(g, DTYPE_F32, false, false, n, n, n, 1.0, a, n, a, n, 0.0, c, n);
+    double busy = dev_clock(g) - t1;
+    cr_assert(idle >= 0 && busy > 0, "readings go forward (idle %g s, busy %g s)", idle, busy);
+    cr_assert(busy > 10 * idle, "four 2048^3 GEMMs (%g s) cost more than nothing (%g s)", busy, idle);
+    /* 4 x 2 n^3 flops in under a minute and above 1 GFLOP/s: the reading is seconds, not ms or us. */
+    double rate = 4 * 2.0 * n * n * n / busy;
+    cr_assert(rate > 1e9 && rate < 1e16, "%g flop/s", rate);
+    dev_free_device(g);
+}
