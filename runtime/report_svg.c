@@ -22,11 +22,11 @@
 static const struct { const char *name, *fill, *label; } palette[] = {
     { "forward", "#4c78a8", "forward" },
     { "backward", "#f58518", "backward" },
+    { "gemm", "#4c78a8", "GEMM" },
     { "send", "#54a24b", "send" },
     { "recv", "#72b7b2", "recv" },
     { "allreduce", "#b279a2", "all-reduce" },
     { "allgather", "#9d755d", "all-gather" },
-    { "gemm", "#4c78a8", "GEMM" },
     { "idle", "url(#idle)", "idle" },
 };
 

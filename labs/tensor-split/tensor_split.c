@@ -76,6 +76,7 @@ struct shard {
     int fr, off;        /* this rank's share of ffn and where it starts */
     size_t *counts;     /* column: elements per rank in the all-gather */
     double compute_cpu; /* device cost (dev_clock) of the GEMMs and GeLU in the timed forward */
+    double w0, w_comp, w_end;   /* wall: forward start, compute done, collective done */
 };
 
 static int width_of(const struct ts_cfg *cfg)
@@ -131,6 +132,7 @@ static void teardown(struct lab_ctx *c, struct shard *s)
 static void charge(struct lab_ctx *c, struct shard *s, double t0)
 {
     s->compute_cpu += dev_clock(c->dev) - t0;
+    s->w_comp = timer_wall();
 }
 
 static int column_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard *s)
@@ -197,12 +199,33 @@ static int mlp_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard
 int ts_forward(struct lab_ctx *c, const struct ts_cfg *cfg, void *shard)
 {
     struct shard *s = shard;
+    int rc = -1;
+    s->w0 = timer_wall();
     switch (cfg->mode) {
-    case TS_COLUMN: return column_forward(c, cfg, s);
-    case TS_ROW: return row_forward(c, cfg, s);
-    case TS_MLP: return mlp_forward(c, cfg, s);
+    case TS_COLUMN: rc = column_forward(c, cfg, s); break;
+    case TS_ROW: rc = row_forward(c, cfg, s); break;
+    case TS_MLP: rc = mlp_forward(c, cfg, s); break;
     }
-    return -1;
+    s->w_end = timer_wall();
+    return rc;
+}
+
+/* The measured forward on this rank's timeline: compute, then its collective. */
+static void trace_forward(struct lab_ctx *c, const struct ts_cfg *cfg, const struct shard *s)
+{
+    double off = lab_now_us(c) - timer_wall() * 1e6;
+    const char *coll = cfg->mode == TS_COLUMN ? "allgather" : "allreduce";
+    lab_trace_stream(c, c->rank, 0, "forward (wall clock)");
+    lab_trace(c, &(struct lab_event){ .rank = c->rank, .stream = 0, .name = "gemm", .mb = -1,
+                                      .ts_us = s->w0 * 1e6 + off, .dur_us = (s->w_comp - s->w0) * 1e6 });
+    lab_trace(c, &(struct lab_event){ .rank = c->rank, .stream = 0, .name = coll, .mb = -1,
+                                      .ts_us = s->w_comp * 1e6 + off, .dur_us = (s->w_end - s->w_comp) * 1e6 });
+    if (c->rank == 0) {
+        char title[128];
+        snprintf(title, sizeof title, "tensor-split %s over %d ranks: compute, then %s (wall clock)",
+                 cfg->mode == TS_COLUMN ? "column" : cfg->mode == TS_ROW ? "row" : "mlp", c->nranks, coll);
+        lab_svg_view(c, 0, title);
+    }
 }
 
 int ts_config(const struct lab_params *p, struct ts_cfg *cfg)
@@ -249,6 +272,8 @@ static int ts_run(struct lab_ctx *c)
         comm_stats_reset(c->comm);
         rc = ts_forward(c, &cfg, &s);
     }
+    if (rc == 0)
+        trace_forward(c, &cfg, &s);
     if (rc == 0) {
         const struct comm_stats *st = &c->comm->stats;
         rec[TSR_COMPUTE] = s.compute_cpu;
