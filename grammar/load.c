@@ -48,10 +48,19 @@ struct link {
     const struct src_loc *at;       /* the include that brought it in (NULL for the root) */
 };
 
+/* Files nested deeper than this are refused: a chain of thousands costs memory for nothing. */
+#define LOAD_MAX_DEPTH 100
+
 struct loader {
     struct diag *d;
     struct qz_course *c;
     VEC(struct link) chain;
+    /*
+     * Every file included so far.  A second include of one file is refused:
+     * its questions would repeat (duplicate ids), and a few files that each
+     * include the next twice would otherwise load it 2^depth times.
+     */
+    VEC(struct link) loaded;
 };
 
 /* path as seen from the folder of `from` (an absolute path stays as it is). */
@@ -101,6 +110,20 @@ static void include(struct loader *L, struct ast_file *from, struct ast_include 
             free(path);
             return;
         }
+    for (size_t i = 0; i < L->loaded.n; i++)
+        if (!strcmp(L->loaded.items[i].canon, canon)) {
+            diag_error(L->d, &inc->loc, "'%s' is already included; its questions cannot be included twice", path);
+            diag_note(L->d, L->loaded.items[i].at, "'%s' is first included here", L->loaded.items[i].shown);
+            free(canon);
+            free(path);
+            return;
+        }
+    if (L->chain.n > LOAD_MAX_DEPTH) {
+        diag_error(L->d, &inc->loc, "includes are nested more than %d deep", LOAD_MAX_DEPTH);
+        free(canon);
+        free(path);
+        return;
+    }
     const struct source *src = diag_read_source(L->d, path, &inc->loc);
     free(path);
     if (!src) {
@@ -119,6 +142,8 @@ static void include(struct loader *L, struct ast_file *from, struct ast_include 
     }
     struct link l = { .canon = canon, .shown = src->path, .at = &inc->loc };
     VEC_PUSH(L->chain, l);
+    struct link seen = { .canon = xstrdup(canon), .shown = src->path, .at = &inc->loc };
+    VEC_PUSH(L->loaded, seen);
     follow(L, f);
     L->chain.n--;
     free(canon);
@@ -147,6 +172,8 @@ struct qz_course *qz_load(struct diag *d, const char *path, const struct qz_labp
     follow(&L, c->root);
     free(root.canon);
     VEC_FREE(L.chain);
+    for (size_t i = 0; i < L.loaded.n; i++) free(L.loaded.items[i].canon);
+    VEC_FREE(L.loaded);
     if (labpath) qz_resolve_labs(d, c, labpath);
     return c;
 }
