@@ -369,6 +369,26 @@ q 1 10 "$dir/in.qz" -o "$work/course.xml"
 has "in\.qz:3:[0-9]+: error: .*loop\.qz.*(symbolic link|loop)"
 end
 
+begin include-bomb
+# 30 files, each including the next twice: 2^30 loads unless a repeat is refused.
+printf 'quiz t {\n  title "T"\n  include "l1.qz"\n  include "l1.qz"\n}\n' >"$dir/in.qz"
+for i in $(seq 1 29); do printf 'include "l%d.qz"\ninclude "l%d.qz"\n' $((i + 1)) $((i + 1)) >"$dir/l$i.qz"; done
+printf 'truefalse q { prompt "p" answer true }\n' >"$dir/l30.qz"
+q 1 5 "$dir/in.qz" -o "$work/course.xml"
+has "in\.qz:4:3: error: '[^']*/l1\.qz' is already included"
+has "in\.qz:3:3: note: '[^']*/l1\.qz' is first included here"
+end
+
+begin include-chain-too-deep
+# A chain of 5000 includes stops at a depth limit with one error, in bounded time and memory.
+printf 'quiz t {\n  title "T"\n  include "f1.qz"\n}\n' >"$dir/in.qz"
+for i in $(seq 1 4999); do printf 'include "f%d.qz"\n' $((i + 1)) >"$dir/f$i.qz"; done
+printf 'truefalse q { prompt "p" answer true }\n' >"$dir/f5000.qz"
+q 1 5 "$dir/in.qz" -o "$work/course.xml"
+has "f100\.qz:1:1: error: includes are nested more than 100 deep"
+[ "$(grep -c 'error:' "$err")" -eq 1 ] || bad "$(grep -c 'error:' "$err") errors for one chain"
+end
+
 begin include-fifo-not-waited-on
 mkfifo "$dir/pipe.qz"
 printf 'quiz t {\n  title "T"\n  include "pipe.qz"\n}\n' >"$dir/in.qz"
