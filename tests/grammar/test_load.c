@@ -4,7 +4,10 @@
  * chain, bad includes reported at the include.  Fixtures: tests/data/grammar/.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
 
@@ -176,4 +179,45 @@ Test(load, a_quiz_with_every_construct_loads_without_error)
     cr_assert(n1->labs.items[0].expects.items[1].of_answer);
     cr_assert_eq(course->questions.items[7]->numeric.kind, NUM_RANGE);
     cr_assert_eq(course->questions.items[8]->accept.n, 2);
+}
+
+Test(load, a_file_included_twice_is_reported_at_the_second_include)
+{
+    course = qz_load(cap.d, DATA "twice.qz", NULL);
+    cr_assert_eq(cap_errors(&cap), 1);
+    assert_error_in(0, DATA "twice.qz", 4, 5, "'" DATA "inc/../leaf.qz' is already included");
+    const struct rec *note = cap_find(&cap, "is first included here");
+    cr_assert_not_null(note);
+    cr_assert_eq(note->line, 3);
+    cr_assert_eq(course->questions.n, 1);
+}
+
+Test(load, includes_nest_at_most_a_hundred_deep)
+{
+    char dir[] = "/tmp/qz-depth-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    /* f0.qz includes f1.qz ... includes f120.qz: a chain longer than the limit. */
+    for (int i = 0; i <= 120; i++) {
+        char *path = xasprintf("%s/f%d.qz", dir, i);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "truefalse q%d { prompt \"p\" answer true }\n", i);
+        if (i < 120) fprintf(f, "include \"f%d.qz\"\n", i + 1);
+        fclose(f);
+        free(path);
+    }
+    char *root = xasprintf("%s/f0.qz", dir);
+    course = qz_load(cap.d, root, NULL);
+    free(root);
+    cr_assert_eq(cap_errors(&cap), 1);
+    const struct rec *r = cap_error(&cap, 0);
+    cr_assert(strstr(r->msg, "includes are nested more than 100 deep"), "%s", r->msg);
+    cr_assert_eq(r->line, 2);
+    cr_assert_eq(course->questions.n, 101);
+    for (int i = 0; i <= 120; i++) {
+        char *path = xasprintf("%s/f%d.qz", dir, i);
+        remove(path);
+        free(path);
+    }
+    rmdir(dir);
 }
