@@ -6,11 +6,12 @@ LIBQZ_SRCS  += grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/
 LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
 LIBQZ       := $(BUILD)/libqz.a
 
-$(BUILD)/gen/quiz.tab.c $(BUILD)/gen/quiz.tab.h: grammar/quiz.y
+# Grouped targets (&:): one run of each tool makes both files, also under make -j.
+$(BUILD)/gen/quiz.tab.c $(BUILD)/gen/quiz.tab.h &: grammar/quiz.y
 	@mkdir -p $(@D)
 	$(BISON) -Wall -Werror --defines=$(BUILD)/gen/quiz.tab.h -o $(BUILD)/gen/quiz.tab.c $<
 
-$(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h: grammar/quiz.l $(BUILD)/gen/quiz.tab.h
+$(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h &: grammar/quiz.l $(BUILD)/gen/quiz.tab.h
 	@mkdir -p $(@D)
 	$(FLEX) --header-file=$(BUILD)/gen/lex.yy.h -o $(BUILD)/gen/lex.yy.c $<
 
