@@ -46,6 +46,12 @@ struct backend {
      * NULL: the backend takes no --device.
      */
     int (*set_device)(const char *name, char *why, size_t n);
+    /*
+     * How many ranks an outside launcher started (mpi: the processes of
+     * mpirun or srun), so that a lab's `ranks` parameter follows `-np` when it
+     * is not given.  0 when unknown.  NULL: the backend starts its own ranks.
+     */
+    int (*launched_ranks)(void);
 };
 
 /* Every backend, built in or not, NULL-terminated; the first is the default. */

@@ -79,6 +79,25 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* labrun --list: every lab folder along the path, first of each name wins. */
+/*
+ * Under a launcher (mpirun -np 16 labrun labs/allreduce --backend mpi), a
+ * lab's `ranks` parameter that was not given is the number of processes
+ * started, so the command needs no --ranks that repeats -np.  0, or -1 after
+ * reporting a count outside the parameter's range.
+ */
+static int follow_launcher(struct lab_params *params, const struct backend *b)
+{
+    if (b->absent || !b->launched_ranks)
+        return 0;
+    const struct lab_pvalue *v = lab_params_get(params, "ranks");
+    int n = b->launched_ranks();
+    if (!v || v->given || n <= 0)
+        return 0;
+    char text[32];
+    snprintf(text, sizeof text, "%d", n);
+    return lab_params_set(params, "ranks", text, stderr);
+}
+
 static int list_labs(const struct qz_labpath *lp)
 {
     VEC(char *) seen = { 0 };
@@ -317,6 +336,8 @@ int labrun_main(int argc, char **argv)
             fprintf(stderr, "labrun: error: unexpected argument '%s'\n", a);
         goto done;
     }
+    if (follow_launcher(params, b) < 0)
+        goto done;
     rep = lab_report_new(def, params, b->name, lab_nranks(impl, params), timer_cores());
     lab_report_set_progress(rep, !o.quiet && isatty(STDERR_FILENO));
     char *what = xasprintf("lab %s", def->name);

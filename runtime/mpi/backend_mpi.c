@@ -109,6 +109,12 @@ static int mpi_launch(int nranks, backend_body body, void *arg)
     return ok ? 0 : -1;
 }
 
+static int mpi_launched_ranks(void)
+{
+    mpi_up();
+    return mpi_world_size();
+}
+
 static bool mpi_is_root(void)
 {
     return mpi_world_rank() == 0;
@@ -123,4 +129,5 @@ const struct backend backend_mpi = {
     .is_root = mpi_is_root,
     .placement = mpi_placement,
     .set_device = mpi_set_device,
+    .launched_ranks = mpi_launched_ranks,
 };
