@@ -145,6 +145,7 @@ void ast_labdef_free(struct ast_labdef *l)
         for (size_t k = 0; k < p->choices.n; k++) free(p->choices.items[k]);
         VEC_FREE(p->choices);
         free(p->help);
+        free(p->alias);
     }
     VEC_FREE(l->params);
     for (size_t i = 0; i < l->metrics.n; i++) {

@@ -231,6 +231,7 @@ struct ast_param {
     double lo, hi;              /* PARAM_INT, PARAM_REAL */
     VEC(char *) choices;        /* PARAM_ENUM */
     char *help;                 /* or NULL */
+    char *alias;                /* a short option name (`alias b` gives -b), or NULL */
     struct src_loc loc;
 };
 

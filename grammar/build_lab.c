@@ -163,6 +163,28 @@ void b_lab_param_end(struct qz_parser *p, char *help, const struct src_loc *loc)
     p->range_lo = p->range_hi = NULL;
 }
 
+/*
+ * palias: ALIAS name — a short option for the parameter (`alias b`: labrun's
+ * -b), unique among the lab's parameters' names and aliases.  Takes ownership
+ * of alias.
+ */
+void b_lab_param_alias(struct qz_parser *p, char *alias, const struct src_loc *loc)
+{
+    struct ast_labdef *l = p->lab;
+    struct ast_param *prm = &l->params.items[l->params.n - 1];
+    for (size_t i = 0; i + 1 < l->params.n; i++) {
+        const struct ast_param *o = &l->params.items[i];
+        if (strcmp(o->name, alias) == 0 || (o->alias && strcmp(o->alias, alias) == 0)) {
+            diag_error(p->d, loc, "alias '%s' of parameter '%s' is already %s", alias, prm->name,
+                       strcmp(o->name, alias) == 0 ? "a parameter's name" : "an alias");
+            diag_note(p->d, &o->loc, "parameter '%s' is declared here", o->name);
+            free(alias);
+            return;
+        }
+    }
+    prm->alias = alias;
+}
+
 /* lstmt: METRIC name mhelp munit */
 void b_lab_metric(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
                   char *help, char *unit)

@@ -47,7 +47,7 @@ struct ast_value *lex_number(struct qz_parser *p, const struct src_loc *loc, con
 
 /* Keywords (tagged KEYWORDS: keep quiz.y's tokens and keyword rule in sync), sorted. */
 static const struct { const char *word; int tok; } keywords[] = {
-    { "accept", T_ACCEPT },     { "answer", T_ANSWER },       { "because", T_BECAUSE },
+    { "accept", T_ACCEPT },     { "alias", T_ALIAS },         { "answer", T_ANSWER },       { "because", T_BECAUSE },
     { "correct", T_CORRECT },   { "expect", T_EXPECT },       { "explain", T_EXPLAIN },
     { "false", T_FALSE },       { "feedback", T_FEEDBACK },   { "in", T_IN },
     { "include", T_INCLUDE },   { "intro", T_INTRO },         { "lab", T_LAB },

@@ -205,6 +205,7 @@ void b_lab_param(struct qz_parser *p, const struct src_loc *kw, char *name, cons
 void b_lab_param_range(struct qz_parser *p, struct ast_value *lo, struct ast_value *hi);
 void b_lab_param_choice(struct qz_parser *p, char *word, const struct src_loc *loc);
 void b_lab_param_end(struct qz_parser *p, char *help, const struct src_loc *loc);
+void b_lab_param_alias(struct qz_parser *p, char *alias, const struct src_loc *loc);
 void b_lab_metric(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
                   char *help, char *unit);
 

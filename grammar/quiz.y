@@ -69,7 +69,7 @@ static void unknown_statement(struct qz_parser *p, char *word, const struct src_
        PROMPT "prompt" WRONG "wrong" CORRECT "correct" BECAUSE "because" EXPLAIN "explain"
        POINTS "points" ANSWER "answer" WITHIN "within" UNIT "unit" ACCEPT "accept"
        LAB "lab" EXPECT "expect" SNIPPET "snippet" OF "of" PARAM "param" METRIC "metric"
-       IN "in" SUMMARY "summary" TRUE "true" FALSE "false"
+       IN "in" SUMMARY "summary" TRUE "true" FALSE "false" ALIAS "alias"
 %token DOTDOT ".." LE "<=" GE ">=" EQ "=="
 
 %type <str> name mhelp munit
@@ -242,7 +242,7 @@ lstmts
 lstmt
     : TITLE text                { b_lab_text(p, LABONCE_TITLE, &@1, $2); yyerrok; }
     | SUMMARY text              { b_lab_text(p, LABONCE_SUMMARY, &@1, $2); yyerrok; }
-    | paramhead prange phelp    { yyerrok; }
+    | paramhead prange phelp palias { yyerrok; }
     | METRIC name mhelp munit   { b_lab_metric(p, &@1, $2, &@2, $3, $4); yyerrok; }
     | IDENT                     { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
     | error
@@ -266,6 +266,11 @@ choices
 phelp
     : %empty                { b_lab_param_end(p, NULL, NULL); }
     | STRING                { b_lab_param_end(p, $1, &@1); }
+    ;
+
+palias
+    : %empty
+    | ALIAS name            { b_lab_param_alias(p, $2, &@2); }
     ;
 
 mhelp
@@ -307,7 +312,7 @@ keyword
     : QUIZ | TITLE | LANGUAGES | INTRO | FEEDBACK | SHUFFLE | PASSING | INCLUDE | SINGLE
     | MULTIPLE | TRUEFALSE | NUMERIC | TEXT | PROMPT | WRONG | CORRECT | BECAUSE | EXPLAIN
     | POINTS | ANSWER | WITHIN | UNIT | ACCEPT | LAB | EXPECT | SNIPPET | OF | PARAM | METRIC
-    | IN | SUMMARY | TRUE | FALSE
+    | IN | SUMMARY | TRUE | FALSE | ALIAS
     ;
 
 %%

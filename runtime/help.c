@@ -24,7 +24,10 @@ void lab_params_help(const struct ast_labdef *def, FILE *out)
                                 .str = d->def.str };
         char *dflt = lab_pvalue_text(&v), *allowed = lab_param_allowed(d);
         char head[128];
-        snprintf(head, sizeof head, "--%s %s", d->name, allowed);
+        if (d->alias)
+            snprintf(head, sizeof head, "-%s, --%s %s", d->alias, d->name, allowed);
+        else
+            snprintf(head, sizeof head, "--%s %s", d->name, allowed);
         fprintf(out, "  %-34s %s (default %s)\n", head, d->help ? d->help : "", dflt);
         free(dflt);
         free(allowed);

@@ -233,16 +233,28 @@ int lab_params_set_value(struct lab_params *p, const char *name, const struct as
     }
 }
 
+/* The name of the parameter whose alias is s (`-b` → minbytes), or NULL. */
+static const char *alias_of(const struct lab_params *p, const char *s)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const struct ast_param *d = p->v[i].decl;
+        if (d->alias && strcmp(d->alias, s) == 0)
+            return d->name;
+    }
+    return NULL;
+}
+
 int lab_params_parse_args(struct lab_params *p, int *argc, char **argv, FILE *err)
 {
     int out = 0;
     for (int i = 0; i < *argc; i++) {
         char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+        const char *alias = a[0] == '-' && a[1] != '-' && a[1] ? alias_of(p, a + 1) : NULL;
+        if (!alias && (strncmp(a, "--", 2) != 0 || a[2] == '\0')) {
             argv[out++] = a;
             continue;
         }
-        char *name = xstrdup(a + 2), *eq = strchr(name, '=');
+        char *name = xstrdup(alias ? alias : a + 2), *eq = alias ? NULL : strchr(name, '=');
         const char *text = NULL;
         if (eq) {
             *eq = '\0';

@@ -272,3 +272,20 @@ Test(build, a_lab_manifest_reports_repeats_and_a_missing_title)
     assert_error(4, 1, 5, "lab 'l' has no title");
     cr_assert_eq(cap_errors(&cap), 5);
 }
+
+Test(build, a_parameter_alias_names_a_short_option_once_per_lab)
+{
+    parse("lab sweep {\n"
+          "    title \"t\"\n"
+          "    param minbytes = 1024 in 0..4096 \"smallest size\" alias b\n"
+          "    param maxbytes = 2048 in 0..4096 alias e\n"
+          "    param factor = 2 in 2..8 alias b\n"
+          "    param ranks = 4 in 1..8 alias minbytes\n"
+          "}\n");
+    cr_assert_str_eq(file->lab->params.items[0].alias, "b");
+    cr_assert_str_eq(file->lab->params.items[1].alias, "e");
+    cr_assert_null(file->lab->params.items[2].alias);
+    cr_assert_eq(cap_errors(&cap), 2);
+    assert_error(0, 5, 36, "alias 'b' of parameter 'factor' is already an alias");
+    assert_error(1, 6, 35, "alias 'minbytes' of parameter 'ranks' is already a parameter's name");
+}

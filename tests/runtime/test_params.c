@@ -14,7 +14,7 @@
 static const char manifest[] =
     "lab demo {\n"
     "    title \"A demo\"\n"
-    "    param stages = 4 in 1..64 \"pipeline stages\"\n"
+    "    param stages = 4 in 1..64 \"pipeline stages\" alias p\n"
     "    param rate = 0.5 in 0.0..1.0 \"a fraction\"\n"
     "    param schedule = gpipe in naive|gpipe|1f1b \"pipeline schedule\"\n"
     "    param verbose = false \"talk more\"\n"
@@ -149,4 +149,14 @@ Test(params, allowed_values_and_current_values_are_spelt_as_on_the_command_line)
     cr_assert_str_eq(text, "0.5");
     free(allowed);
     free(text);
+}
+
+Test(params, an_alias_sets_its_parameter_as_a_short_option)
+{
+    char *argv[] = { "-p", "8", "--schedule", "1f1b", "-x", NULL };
+    int argc = 5;
+    cr_assert_eq(lab_params_parse_args(params, &argc, argv, err), 0, "%s", errors());
+    cr_assert_eq(lab_param_int(params, "stages"), 8);
+    cr_assert_eq(argc, 1, "-x is no alias and stays for the caller");
+    cr_assert_str_eq(argv[0], "-x");
 }
