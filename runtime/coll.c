@@ -16,19 +16,28 @@
 
 static int mod(int a, int n) { return ((a % n) + n) % n; }
 
-/* y[0..n) += x[0..n) */
-static void add_into(enum dtype t, void *y, const void *x, size_t n)
+void comm_sum_into(enum dtype t, void *y, const void *x, size_t n)
 {
+    /*
+     * x may be another rank's buffer at any byte offset (a chunk boundary of
+     * a block of a caller's array), so its elements are read with memcpy:
+     * one unaligned load each, never a misaligned dereference.
+     */
+    const unsigned char *src = x;
     if (t == DTYPE_F64) {
         double *a = y;
-        const double *b = x;
-        for (size_t i = 0; i < n; i++)
-            a[i] += b[i];
+        for (size_t i = 0; i < n; i++) {
+            double v;
+            memcpy(&v, src + i * sizeof v, sizeof v);
+            a[i] += v;
+        }
     } else {
         float *a = y;
-        const float *b = x;
-        for (size_t i = 0; i < n; i++)
-            a[i] += b[i];
+        for (size_t i = 0; i < n; i++) {
+            float v;
+            memcpy(&v, src + i * sizeof v, sizeof v);
+            a[i] += v;
+        }
     }
 }
 
@@ -135,6 +144,13 @@ static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enu
             size_t sl = at < sbytes ? (sbytes - at < step ? sbytes - at : step) : 0;
             size_t rl = at < rbytes ? (rbytes - at < step ? rbytes - at : step) : 0;
             int rc;
+            if (sl && rl && c->ops->sendrecv_add) {
+                /* The backend adds the chunk into place itself: no scratch copy. */
+                if (c->ops->sendrecv_add(c, sp + at, sl, right, rp + at, rl, left,
+                                         COMM_TAG_INTERNAL, t) < 0)
+                    return -1;
+                continue;
+            }
             if (sl && rl)
                 rc = c->ops->sendrecv(c, sp + at, sl, right, scratch, rl, left, COMM_TAG_INTERNAL);
             else if (sl)
@@ -143,7 +159,7 @@ static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enu
                 rc = c->ops->recv(c, scratch, rl, left, COMM_TAG_INTERNAL);
             if (rc < 0)
                 return -1;
-            add_into(t, rp + at, scratch, rl / es);
+            comm_sum_into(t, rp + at, scratch, rl / es);
         }
     }
     return 0;

@@ -64,6 +64,14 @@ struct comm_ops {
     /* Send to dst and receive from src at once (never deadlocks in a ring). */
     int (*sendrecv)(struct comm *c, const void *sbuf, size_t sbytes, int dst,
                     void *rbuf, size_t rbytes, int src, int tag);
+    /*
+     * Optional (NULL: sendrecv into scratch, then comm_sum_into).  As
+     * sendrecv, but the received elements of type t are added into rbuf
+     * instead of copied over it: a reduce-scatter step without the scratch
+     * copy, for a backend that can read the sender's data in place.
+     */
+    int (*sendrecv_add)(struct comm *c, const void *sbuf, size_t sbytes, int dst,
+                        void *rbuf, size_t rbytes, int src, int tag, enum dtype t);
     int (*barrier)(struct comm *c);
     /* In place: buf[i] = sum over ranks of buf[i]. */
     int (*allreduce)(struct comm *c, void *buf, size_t count, enum dtype t);
@@ -140,6 +148,9 @@ static inline void comm_count(struct comm *c, uint64_t sent, uint64_t recvd)
     c->stats.sent[c->cur] += sent;
     c->stats.recvd[c->cur] += recvd;
 }
+
+/* y[0..n) += x[0..n), elements of type t (host memory). */
+void comm_sum_into(enum dtype t, void *y, const void *x, size_t n);
 
 /*
  * Collectives over c->ops->sendrecv on host memory: ring all-reduce

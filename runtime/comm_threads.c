@@ -208,7 +208,11 @@ static int th_send(struct comm *c, const void *buf, size_t bytes, int dst, int t
     return 0;
 }
 
-static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
+/*
+ * Receive from src with tag into buf; with add (not NULL) the elements of
+ * type *add are added into buf instead of copied.
+ */
+static int recv_into(struct comm *c, void *buf, size_t bytes, int src, int tag, const enum dtype *add)
 {
     struct comm_threads_world *w = world_of(c);
     struct mailbox *b = &w->boxes[c->rank];
@@ -242,6 +246,8 @@ static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
         fprintf(stderr, "labrun: error: rank %d expected %zu bytes from rank %d (tag %d), got %zu\n",
                 c->rank, bytes, src, tag, m->bytes);
         rc = -1;
+    } else if (bytes && add) {
+        comm_sum_into(*add, buf, m->lent ? m->lent : m->data, bytes / dtype_size(*add));
     } else if (bytes) {
         memcpy(buf, m->lent ? m->lent : m->data, bytes);
     }
@@ -258,19 +264,24 @@ static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
     return rc;
 }
 
-static int th_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
-                       void *rbuf, size_t rbytes, int src, int tag)
+static int th_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
 {
-    /*
-     * Lend sbuf (no copy), receive, then wait until dst has copied what we
-     * lent.  Only the collectives call sendrecv, and there every rank lends
-     * before it waits, so the wait always ends.
-     */
+    return recv_into(c, buf, bytes, src, tag, NULL);
+}
+
+/*
+ * Lend sbuf (no copy), receive (copying, or adding with add), then wait
+ * until dst has taken what we lent.  Only the collectives call this, and
+ * there every rank lends before it waits, so the wait always ends.
+ */
+static int lend_and_recv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
+                         void *rbuf, size_t rbytes, int src, int tag, const enum dtype *add)
+{
     struct comm_threads_world *w = world_of(c);
     struct message m = { .src = c->rank, .tag = tag, .bytes = sbytes, .lent = sbuf };
     post(w, &m, dst);
     comm_count(c, sbytes, 0);
-    int rc = th_recv(c, rbuf, rbytes, src, tag);
+    int rc = recv_into(c, rbuf, rbytes, src, tag, add);
     struct mailbox *b = &w->boxes[dst];
     pthread_mutex_lock(&b->lock);
     while (!m.consumed) {
@@ -296,11 +307,25 @@ static int th_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
     return rc;
 }
 
+static int th_sendrecv(struct comm *c, const void *sbuf, size_t sbytes, int dst,
+                       void *rbuf, size_t rbytes, int src, int tag)
+{
+    return lend_and_recv(c, sbuf, sbytes, dst, rbuf, rbytes, src, tag, NULL);
+}
+
+/* The reduce-scatter's step: the chunk from src is added straight from its sender's buffer. */
+static int th_sendrecv_add(struct comm *c, const void *sbuf, size_t sbytes, int dst,
+                           void *rbuf, size_t rbytes, int src, int tag, enum dtype t)
+{
+    return lend_and_recv(c, sbuf, sbytes, dst, rbuf, rbytes, src, tag, &t);
+}
+
 static const struct comm_ops threads_ops = {
     .name = "threads",
     .send = th_send,
     .recv = th_recv,
     .sendrecv = th_sendrecv,
+    .sendrecv_add = th_sendrecv_add,
     .barrier = comm_generic_barrier,
     .allreduce = comm_generic_allreduce,
     .allgatherv = comm_generic_allgatherv,
