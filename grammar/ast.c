@@ -12,7 +12,8 @@ void md_doc_clear(struct md_doc *d)
     if (!d) return;
     for (size_t i = 0; i < d->blocks.n; i++) {
         struct md_block *b = &d->blocks.items[i];
-        for (size_t k = 0; k < b->spans.n; k++) free(b->spans.items[k].text);
+        for (size_t k = 0; k < b->spans.n; k++)
+            if (!b->spans.items[k].borrowed) free(b->spans.items[k].text);
         VEC_FREE(b->spans);
         free(b->info);
         free(b->code);

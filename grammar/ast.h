@@ -30,6 +30,7 @@ enum md_span_kind {
 
 struct md_span {
     enum md_span_kind kind;
+    bool borrowed;  /* text is the string md_parse read, not a copy (not freed with the doc) */
     char *text;     /* UTF-8, unescaped; NULL for MD_BREAK */
 };
 
@@ -290,7 +291,11 @@ const char *ast_ptype_name(enum ast_ptype t);
  */
 const struct ast_tr *ast_text_get(const struct ast_text *t, const char *lang);
 
-/* Parse the Markdown subset of raw into d (d is cleared first). */
+/*
+ * Parse the Markdown subset of raw into d (d is cleared first).  A text that
+ * is one plain paragraph keeps raw itself as its span (borrowed), so raw must
+ * outlive d: an ast_tr holds both and frees them together.
+ */
 void md_parse(const char *raw, struct md_doc *d);
 
 /*

@@ -131,8 +131,10 @@ void md_parse(const char *raw, struct md_doc *d)
     size_t n = strcspn(raw, "\n`*"), i = 0;
     if (raw[n] == '\0') {
         if (!blank_line(raw, n)) {
+            /* The span is raw itself: no copy of the text a second time. */
             struct md_block b = { .kind = MD_PARAGRAPH };
-            add_span(&b, MD_PLAIN, raw, n);
+            struct md_span sp = { .kind = MD_PLAIN, .borrowed = true, .text = (char *)raw };
+            VEC_PUSH(b.spans, sp);
             VEC_PUSH(d->blocks, b);
         }
         return;
