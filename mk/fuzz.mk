@@ -92,7 +92,7 @@ $(BUILD)/fuzz_manifest: $(FUZZ_MANIFEST_DEPS)
 	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(RUNTIME_LIBS) -lm -lpthread
 else
 fuzz-bins:
-	$(MAKE) BUILD=$(FUZZ_DIR)/build CC=$(FUZZ_CC) FUZZ_INNER=1 SAN= \
+	$(MAKE) BUILD=$(FUZZ_DIR)/build CC=$(FUZZ_CC) FUZZ_INNER=1 SAN= NVCC= MPICC= \
 	    CFLAGS='-O1 -g -fno-omit-frame-pointer $(FUZZ_SAN)' fuzz-bins
 endif
 
