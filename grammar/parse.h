@@ -46,6 +46,8 @@ struct qz_parser {
     const struct source *src;
     struct ast_file *file;          /* the tree being built; owned until qz_parse returns it */
     void *scanner;                  /* the Flex scanner */
+    const char *in;                 /* the text it reads (borrowed), in_len bytes; in_pos read so far */
+    size_t in_len, in_pos;
 
     /* Scanner position: the next character's line, column and byte offset. */
     int line, col;
