@@ -6,11 +6,14 @@
  * The ring algorithms split a buffer into one block per rank (sizes differ
  * by at most one element when the count does not divide) and move each block
  * in chunks of at most c->chunk_bytes.  Every rank knows every block's size,
- * so sender and receiver always agree on how many chunks travel.
+ * so sender and receiver always agree on how many chunks travel.  The ring
+ * schedule is exported (coll_ring.h) with the reduction as a callback, so
+ * the device rings of cuda/ring_dev.c are this code too.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_ring.h"
 #include "comm.h"
 #include "util.h"
 
@@ -106,8 +109,7 @@ int comm_generic_barrier(struct comm *c)
     return 0;
 }
 
-/* Offsets of blocks given their counts (prefix sums); new array of size+1. */
-static size_t *offsets_of(const size_t *counts, int size)
+size_t *coll_offsets(const size_t *counts, int size)
 {
     size_t *off = xmalloc(((size_t)size + 1) * sizeof *off);
     off[0] = 0;
@@ -130,14 +132,14 @@ static size_t reduce_step(const struct comm *c, size_t es, size_t block_bytes)
 }
 
 /*
- * Ring reduce-scatter in place over buf (blocks at off[]): after size-1 steps
- * rank r holds the full sum of block r.  Each chunk is added as soon as it
- * arrives, so scratch holds one chunk (reduce_step bytes), not a block: a
- * block-sized scratch of tens of megabytes is fresh mmap'd memory on every
- * call, and its page faults cost more than the reduction.
+ * Ring reduce-scatter: after size-1 steps rank r holds the full sum of block
+ * r.  Each chunk is added as soon as it arrives, so scratch holds one chunk
+ * (reduce_step bytes), not a block: a block-sized scratch of tens of
+ * megabytes is fresh memory on every call, and its page faults cost more
+ * than the reduction.
  */
-static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enum dtype t,
-                               char *scratch)
+int coll_ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enum dtype t,
+                             char *scratch, coll_add_fn add, void *ctx)
 {
     int n = c->size, r = c->rank;
     size_t es = dtype_size(t);
@@ -165,16 +167,15 @@ static int ring_reduce_scatter(struct comm *c, char *buf, const size_t *off, enu
                 rc = c->ops->send(c, sp + at, sl, right, COMM_TAG_INTERNAL);
             else
                 rc = c->ops->recv(c, scratch, rl, left, COMM_TAG_INTERNAL);
-            if (rc < 0)
+            /* Nothing received, nothing to add (a device kernel cannot launch on 0 elements). */
+            if (rc < 0 || (rl && add(ctx, t, rp + at, scratch, rl / es) < 0))
                 return -1;
-            comm_sum_into(t, rp + at, scratch, rl / es);
         }
     }
     return 0;
 }
 
-/* Ring all-gather in place: rank r's block r is in buf; afterwards every block is. */
-static int ring_all_gather(struct comm *c, char *buf, const size_t *off, enum dtype t)
+int coll_ring_all_gather(struct comm *c, char *buf, const size_t *off, enum dtype t)
 {
     int n = c->size, r = c->rank;
     size_t es = dtype_size(t);
@@ -189,8 +190,8 @@ static int ring_all_gather(struct comm *c, char *buf, const size_t *off, enum dt
     return 0;
 }
 
-/* Bytes of scratch ring_reduce_scatter needs: one step of the largest block. */
-static size_t scratch_bytes(const struct comm *c, const size_t *off, enum dtype t)
+/* One step of the largest block. */
+size_t coll_scratch_bytes(const struct comm *c, const size_t *off, enum dtype t)
 {
     size_t m = 0, es = dtype_size(t);
     for (int r = 0; r < c->size; r++)
@@ -200,6 +201,14 @@ static size_t scratch_bytes(const struct comm *c, const size_t *off, enum dtype 
     return m * es < step ? m * es : step;
 }
 
+/* The host reduction, as a coll_add_fn. */
+static int host_add(void *ctx, enum dtype t, void *y, const void *x, size_t n)
+{
+    (void)ctx;
+    comm_sum_into(t, y, x, n);
+    return 0;
+}
+
 int comm_generic_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
 {
     if (c->size == 1 || count == 0)
@@ -207,11 +216,11 @@ int comm_generic_allreduce(struct comm *c, void *buf, size_t count, enum dtype t
     size_t *counts = xmalloc((size_t)c->size * sizeof *counts);
     for (int r = 0; r < c->size; r++)
         counts[r] = comm_share(count, c->size, r);
-    size_t *off = offsets_of(counts, c->size);
-    char *scratch = xmalloc(scratch_bytes(c, off, t) + 1);
-    int rc = ring_reduce_scatter(c, buf, off, t, scratch);
+    size_t *off = coll_offsets(counts, c->size);
+    char *scratch = xmalloc(coll_scratch_bytes(c, off, t) + 1);
+    int rc = coll_ring_reduce_scatter(c, buf, off, t, scratch, host_add, NULL);
     if (rc == 0)
-        rc = ring_all_gather(c, buf, off, t);
+        rc = coll_ring_all_gather(c, buf, off, t);
     free(scratch);
     free(off);
     free(counts);
@@ -222,11 +231,11 @@ int comm_generic_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const 
                             enum dtype t)
 {
     size_t es = dtype_size(t);
-    size_t *off = offsets_of(counts, c->size);
+    size_t *off = coll_offsets(counts, c->size);
     char *mine = (char *)rbuf + off[c->rank] * es;
     if (mine != sbuf && counts[c->rank] > 0)
         memmove(mine, sbuf, counts[c->rank] * es);
-    int rc = ring_all_gather(c, rbuf, off, t);
+    int rc = coll_ring_all_gather(c, rbuf, off, t);
     free(off);
     return rc;
 }
@@ -235,14 +244,14 @@ int comm_generic_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, co
                                 enum dtype t)
 {
     size_t es = dtype_size(t);
-    size_t *off = offsets_of(counts, c->size);
+    size_t *off = coll_offsets(counts, c->size);
     size_t total = off[c->size];
     /* The reduction works on a copy: sbuf is the caller's and stays as it was. */
     char *work = xmalloc(total * es + 1);
     if (total)
         memcpy(work, sbuf, total * es);
-    char *scratch = xmalloc(scratch_bytes(c, off, t) + 1);
-    int rc = ring_reduce_scatter(c, work, off, t, scratch);
+    char *scratch = xmalloc(coll_scratch_bytes(c, off, t) + 1);
+    int rc = coll_ring_reduce_scatter(c, work, off, t, scratch, host_add, NULL);
     if (rc == 0 && counts[c->rank] > 0)
         memcpy(rbuf, work + off[c->rank] * es, counts[c->rank] * es);
     free(scratch);
