@@ -50,6 +50,16 @@ struct emit_opts {
 int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d);
 
 /*
+ * The same document handed to write(ctx, p, n) piece by piece as it is made,
+ * so that a large course need not be held in memory whole; write returns n,
+ * or -1 to stop (then -1 is returned, with an error reported unless one was
+ * already).  On -1 whatever was written is to be thrown away.
+ */
+typedef int (*emit_write_fn)(void *ctx, const char *p, int n);
+int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void *ctx,
+                           struct diag *d);
+
+/*
  * The SCORM package as files: imsmanifest.xml, course.xml and the player.
  * Returns 0, or -1 after reporting to d.
  */

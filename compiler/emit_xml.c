@@ -472,15 +472,16 @@ static int to_membuf(void *ctx, const char *p, int n)
     return n;
 }
 
-int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d)
+int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void *ctx,
+                           struct diag *d)
 {
     const struct ast_quiz *quiz = c->quiz;
     if (!quiz) {
         diag_error(d, NULL, "no quiz to write");
         return -1;
     }
-    size_t start_len = out->len;
-    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(to_membuf, NULL, out, NULL);
+    int errors_before = diag_errors(d);
+    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(write, NULL, ctx, NULL);
     struct emitter e = { .w = xmlNewTextWriter(ob), .d = d, .quiz = quiz };
     xmlTextWriterSetIndent(e.w, 1);
     xmlTextWriterSetIndentString(e.w, BAD_CAST "  ");
@@ -517,14 +518,22 @@ int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *
     }
 
     if (rc < 0 && !e.failed) {
-        diag_error(d, NULL, "cannot write the course document");
+        if (diag_errors(d) == errors_before)    /* a failing write may have said why */
+            diag_error(d, NULL, "cannot write the course document");
         e.failed = true;
     }
-    if (e.failed) {
+    return e.failed ? -1 : 0;
+}
+
+int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d)
+{
+    size_t start_len = out->len;
+    int rc = emit_course_xml_stream(c, to_membuf, out, d);
+    if (rc != 0) {
         /* Nothing of a failed document stays in out. */
         out->len = start_len;
         if (out->data)
             out->data[start_len] = '\0';
     }
-    return e.failed ? -1 : 0;
+    return rc;
 }

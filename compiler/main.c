@@ -165,14 +165,67 @@ static char *default_output(const char *input)
     return xasprintf("%s.xml", input);
 }
 
+/*
+ * The document goes to the output's temporary as it is made, gathered into
+ * large writes: holding a big bank's document in memory first cost as much
+ * in page faults and copying as making it.
+ */
+#define XML_CHUNK (1u << 20)
+
+struct xml_sink {
+    struct diag *d;
+    struct output_tmp *t;
+    char *buf;                  /* XML_CHUNK bytes, len of them in use */
+    size_t len;
+};
+
+static int sink_flush(struct xml_sink *s, const void *p, size_t len)
+{
+    if (output_write(s->t, p, len) == 0)
+        return 0;
+    diag_error(s->d, NULL, "cannot write '%s': write failed: %s", s->t->path, strerror(s->t->err));
+    return -1;
+}
+
+/*
+ * After a failed write the rest of the document is let go unwritten rather
+ * than refused: a refusal would have libxml2 print its own, vaguer, error.
+ */
+static int sink_write(void *ctx, const char *p, int n)
+{
+    struct xml_sink *s = ctx;
+    size_t len = (size_t)n;
+    if (s->t->err)
+        return n;
+    if (s->len + len > XML_CHUNK) {
+        if (sink_flush(s, s->buf, s->len) != 0)
+            return n;
+        s->len = 0;
+    }
+    if (len >= XML_CHUNK) {
+        sink_flush(s, p, len);
+        return n;
+    }
+    memcpy(s->buf + s->len, p, len);
+    s->len += len;
+    return n;
+}
+
 static int write_xml(struct diag *d, const struct qz_course *c, const char *path)
 {
-    struct membuf xml = { 0 };
-    int rc = emit_course_xml(c, &xml, d);
+    struct output_tmp t;
+    if (output_begin(d, path, &t) != 0)
+        return -1;
+    struct xml_sink s = { .d = d, .t = &t, .buf = xmalloc(XML_CHUNK) };
+    int rc = emit_course_xml_stream(c, sink_write, &s, d);
     if (rc == 0)
-        rc = output_file(d, path, xml.data, xml.len);
-    membuf_free(&xml);
-    return rc;
+        rc = t.err ? -1 : sink_flush(&s, s.buf, s.len);
+    free(s.buf);
+    if (rc != 0) {
+        output_abort(&t);       /* nothing of a failed document is left behind */
+        return -1;
+    }
+    return output_commit(d, &t);
 }
 
 /*

@@ -74,8 +74,9 @@ static void sync_dir(const char *dir)
     }
 }
 
-int output_file(struct diag *d, const char *path, const void *data, size_t len)
+int output_begin(struct diag *d, const char *path, struct output_tmp *t)
 {
+    *t = (struct output_tmp){ .fd = -1 };
     struct stat st;
     bool exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
@@ -103,33 +104,85 @@ int output_file(struct diag *d, const char *path, const void *data, size_t len)
     }
     /* mkstemp makes the file private; give it the mode an ordinary new file (or the old one) has. */
     mode_t mode = exists ? (st.st_mode & 07777) : default_mode(0666);
-    const char *step = NULL;
-    if (fchmod(fd, mode) != 0)
-        step = "cannot set its mode";
-    else if (write_all(fd, data, len) != 0)
-        step = "write failed";
-    else if (fsync(fd) != 0)
-        step = "cannot flush it";
-    int err = errno;
-    if (close(fd) != 0 && !step) {
-        step = "close failed";
-        err = errno;
-    }
-    if (!step && rename(tmp, path) != 0) {
-        step = "cannot rename it into place";
-        err = errno;
-    }
-    if (step) {
-        diag_error(d, NULL, "cannot write '%s': %s: %s", path, step, strerror(err));
+    if (fchmod(fd, mode) != 0) {
+        int err = errno;
+        diag_error(d, NULL, "cannot write '%s': cannot set its mode: %s", path, strerror(err));
+        close(fd);
         unlink(tmp);
         free(tmp);
         return -1;
     }
-    char *dir = dir_of(path);
+    t->path = xstrdup(path);
+    t->tmp = tmp;
+    t->fd = fd;
+    return 0;
+}
+
+int output_write(struct output_tmp *t, const void *data, size_t len)
+{
+    if (t->err)
+        return -1;
+    if (write_all(t->fd, data, len) != 0) {
+        t->err = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+static void tmp_free(struct output_tmp *t)
+{
+    free(t->path);
+    free(t->tmp);
+    *t = (struct output_tmp){ .fd = -1 };
+}
+
+void output_abort(struct output_tmp *t)
+{
+    if (t->fd >= 0)
+        close(t->fd);
+    if (t->tmp)
+        unlink(t->tmp);
+    tmp_free(t);
+}
+
+int output_commit(struct diag *d, struct output_tmp *t)
+{
+    const char *step = NULL;
+    int err = t->err;
+    if (err)
+        step = "write failed";
+    else if (fsync(t->fd) != 0) {
+        step = "cannot flush it";
+        err = errno;
+    }
+    if (close(t->fd) != 0 && !step) {
+        step = "close failed";
+        err = errno;
+    }
+    t->fd = -1;
+    if (!step && rename(t->tmp, t->path) != 0) {
+        step = "cannot rename it into place";
+        err = errno;
+    }
+    if (step) {
+        diag_error(d, NULL, "cannot write '%s': %s: %s", t->path, step, strerror(err));
+        output_abort(t);
+        return -1;
+    }
+    char *dir = dir_of(t->path);
     sync_dir(dir);
     free(dir);
-    free(tmp);
+    tmp_free(t);
     return 0;
+}
+
+int output_file(struct diag *d, const char *path, const void *data, size_t len)
+{
+    struct output_tmp t;
+    if (output_begin(d, path, &t) != 0)
+        return -1;
+    output_write(&t, data, len);
+    return output_commit(d, &t);
 }
 
 /* ---- Folders ------------------------------------------------------------ */
