@@ -21,12 +21,12 @@
 #include <string.h>
 
 #include "comm.h"
+#include "mailq.h"
 #include "timer.h"
 #include "util.h"
 
 struct message {
-    struct message *next;
-    int src, tag;
+    struct mailq_msg q;     /* link, source and tag; first, so a link is its message */
     size_t bytes;
     size_t cap;             /* bytes data[] can hold (pooled buffers are reused) */
     const void *lent;       /* sendrecv: the sender's own buffer, copied from in place; else NULL */
@@ -41,14 +41,14 @@ struct mailbox {
     pthread_mutex_t lock;
     pthread_cond_t arrived;
     atomic_ulong changes;           /* bumped, under lock, with every broadcast of arrived */
-    struct message *head, *tail;    /* in arrival order */
+    struct mailq q;                 /* messages in arrival order */
 };
 
 struct comm_threads_world {
     int n;
     struct mailbox *boxes;  /* one per rank */
     pthread_mutex_t pool_lock;
-    struct message *pool;   /* free message buffers, to reuse */
+    struct mailq_msg *pool; /* free message buffers, to reuse (linked by q.next) */
     int npool;
     atomic_int aborted;     /* a rank failed: receives give up (atomic: each box's waiters read it
                                under their own lock, while abort holds another box's) */
@@ -114,14 +114,14 @@ void comm_threads_world_free(struct comm_threads_world *w)
     for (int r = 0; r < w->n; r++) {
         struct mailbox *b = &w->boxes[r];
         /* Messages nobody received (a lab that sent more than it received) are dropped here. */
-        for (struct message *m = b->head, *next; m; m = next) {
+        for (struct mailq_msg *m = b->q.head, *next; m; m = next) {
             next = m->next;
             free(m);
         }
         pthread_mutex_destroy(&b->lock);
         pthread_cond_destroy(&b->arrived);
     }
-    for (struct message *m = w->pool, *next; m; m = next) {
+    for (struct mailq_msg *m = w->pool, *next; m; m = next) {
         next = m->next;
         free(m);
     }
@@ -135,10 +135,10 @@ static struct message *message_get(struct comm_threads_world *w, size_t bytes)
 {
     struct message *m = NULL;
     pthread_mutex_lock(&w->pool_lock);
-    for (struct message **pp = &w->pool; *pp; pp = &(*pp)->next) {
-        if ((*pp)->cap >= bytes) {
-            m = *pp;
-            *pp = m->next;
+    for (struct mailq_msg **pp = &w->pool; *pp; pp = &(*pp)->next) {
+        if (((struct message *)*pp)->cap >= bytes) {
+            m = (struct message *)*pp;
+            *pp = m->q.next;
             w->npool--;
             break;
         }
@@ -148,7 +148,7 @@ static struct message *message_get(struct comm_threads_world *w, size_t bytes)
         m = xmalloc(sizeof *m + bytes);
         m->cap = bytes;
     }
-    m->next = NULL;
+    m->q.next = NULL;
     m->lent = NULL;
     m->consumed = 0;
     return m;
@@ -159,8 +159,8 @@ static void message_put(struct comm_threads_world *w, struct message *m)
 {
     pthread_mutex_lock(&w->pool_lock);
     if (w->npool < POOL_MAX) {
-        m->next = w->pool;
-        w->pool = m;
+        m->q.next = w->pool;
+        w->pool = &m->q;
         w->npool++;
         m = NULL;
     }
@@ -186,11 +186,7 @@ static void post(struct comm_threads_world *w, struct message *m, int dst)
 {
     struct mailbox *b = &w->boxes[dst];
     pthread_mutex_lock(&b->lock);
-    if (b->tail)
-        b->tail->next = m;
-    else
-        b->head = m;
-    b->tail = m;
+    mailq_push(&b->q, &m->q);
     box_changed(b);
     pthread_mutex_unlock(&b->lock);
 }
@@ -198,8 +194,8 @@ static void post(struct comm_threads_world *w, struct message *m, int dst)
 static int th_send(struct comm *c, const void *buf, size_t bytes, int dst, int tag)
 {
     struct message *m = message_get(world_of(c), bytes);
-    m->src = c->rank;
-    m->tag = tag;
+    m->q.src = c->rank;
+    m->q.tag = tag;
     m->bytes = bytes;
     if (bytes)
         memcpy(m->data, buf, bytes);
@@ -219,24 +215,14 @@ static int recv_into(struct comm *c, void *buf, size_t bytes, int src, int tag, 
     struct message *m = NULL;
     pthread_mutex_lock(&b->lock);
     for (;;) {
-        struct message *prev = NULL;
-        for (m = b->head; m; prev = m, m = m->next)
-            if (m->src == src && m->tag == tag)
-                break;
-        if (m || w->aborted) {
-            if (!m) {
-                pthread_mutex_unlock(&b->lock);
-                fprintf(stderr, "labrun: error: rank %d stops waiting for rank %d: a rank failed\n",
-                        c->rank, src);
-                return -1;
-            }
-            if (prev)
-                prev->next = m->next;
-            else
-                b->head = m->next;
-            if (b->tail == m)
-                b->tail = prev;
+        m = (struct message *)mailq_take(&b->q, src, tag);
+        if (m)
             break;
+        if (w->aborted) {
+            pthread_mutex_unlock(&b->lock);
+            fprintf(stderr, "labrun: error: rank %d stops waiting for rank %d: a rank failed\n",
+                    c->rank, src);
+            return -1;
         }
         box_wait(w, b);
     }
@@ -278,28 +264,17 @@ static int lend_and_recv(struct comm *c, const void *sbuf, size_t sbytes, int ds
                          void *rbuf, size_t rbytes, int src, int tag, const enum dtype *add)
 {
     struct comm_threads_world *w = world_of(c);
-    struct message m = { .src = c->rank, .tag = tag, .bytes = sbytes, .lent = sbuf };
+    struct message m = { .q = { .src = c->rank, .tag = tag }, .bytes = sbytes, .lent = sbuf };
     post(w, &m, dst);
     comm_count(c, sbytes, 0);
     int rc = recv_into(c, rbuf, rbytes, src, tag, add);
     struct mailbox *b = &w->boxes[dst];
     pthread_mutex_lock(&b->lock);
     while (!m.consumed) {
-        if (w->aborted) {
-            /* dst may never receive: take the loan back, unless dst is copying it now. */
-            struct message *prev = NULL, *p = b->head;
-            for (; p && p != &m; prev = p, p = p->next)
-                ;
-            if (p) {
-                if (prev)
-                    prev->next = p->next;
-                else
-                    b->head = p->next;
-                if (b->tail == p)
-                    b->tail = prev;
-                rc = -1;
-                break;
-            }
+        /* dst may never receive: take the loan back, unless dst is copying it now. */
+        if (w->aborted && mailq_remove(&b->q, &m.q)) {
+            rc = -1;
+            break;
         }
         box_wait(w, b);
     }

@@ -21,11 +21,11 @@
 #include "callcheck.h"
 #include "comm_cuda.h"
 #include "dev_cuda.h"
+#include "mailq.h"
 #include "util.h"
 
 struct shared_msg {
-    struct shared_msg *next;
-    int src, tag;
+    struct mailq_msg q;     /* link, source and tag; first, so a link is its message */
     size_t bytes;
     void *data;             /* staging block on the GPU; NULL for 0 bytes */
     cudaEvent_t ready;      /* recorded on the sender's stream after filling data */
@@ -34,7 +34,7 @@ struct shared_msg {
 struct shared_box {
     pthread_mutex_t lock;
     pthread_cond_t arrived;
-    struct shared_msg *head, *tail;     /* in arrival order */
+    struct mailq q;                     /* messages in arrival order */
 };
 
 struct comm_shared_world {
@@ -81,9 +81,9 @@ void comm_shared_world_free(struct comm_shared_world *w)
         return;
     for (int r = 0; r < w->n; r++) {
         struct shared_box *b = &w->boxes[r];
-        for (struct shared_msg *m = b->head, *next; m; m = next) {
+        for (struct mailq_msg *m = b->q.head, *next; m; m = next) {
             next = m->next;
-            msg_free(m);
+            msg_free((struct shared_msg *)m);
         }
         pthread_mutex_destroy(&b->lock);
         pthread_cond_destroy(&b->arrived);
@@ -122,8 +122,8 @@ static int sh_send(struct comm *c, const void *buf, size_t bytes, int dst, int t
     struct comm_shared_world *w = rank_of(c)->w;
     cudaStream_t s = stream_of(c);
     struct shared_msg *m = xcalloc(1, sizeof *m);
-    m->src = c->rank;
-    m->tag = tag;
+    m->q.src = c->rank;
+    m->q.tag = tag;
     m->bytes = bytes;
     if (bytes) {
         CUDA_CHECK(cudaMallocAsync(&m->data, bytes, s));
@@ -136,11 +136,7 @@ static int sh_send(struct comm *c, const void *buf, size_t bytes, int dst, int t
     CUDA_CHECK(cudaStreamSynchronize(s));
     struct shared_box *b = &w->boxes[dst];
     pthread_mutex_lock(&b->lock);
-    if (b->tail)
-        b->tail->next = m;
-    else
-        b->head = m;
-    b->tail = m;
+    mailq_push(&b->q, &m->q);
     pthread_cond_broadcast(&b->arrived);
     pthread_mutex_unlock(&b->lock);
     comm_count(c, bytes, 0);
@@ -154,20 +150,8 @@ static struct shared_msg *take(struct comm_shared_world *w, int me, int src, int
     struct shared_msg *m = NULL;
     pthread_mutex_lock(&b->lock);
     for (;;) {
-        struct shared_msg *prev = NULL;
-        for (m = b->head; m; prev = m, m = m->next)
-            if (m->src == src && m->tag == tag)
-                break;
-        if (m) {
-            if (prev)
-                prev->next = m->next;
-            else
-                b->head = m->next;
-            if (b->tail == m)
-                b->tail = prev;
-            break;
-        }
-        if (w->aborted)
+        m = (struct shared_msg *)mailq_take(&b->q, src, tag);
+        if (m || w->aborted)
             break;
         pthread_cond_wait(&b->arrived, &b->lock);
     }
