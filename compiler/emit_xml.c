@@ -5,6 +5,7 @@
  * no timestamps, no paths of the machine that compiled it, numbers printed
  * in their shortest exact form.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,9 +161,32 @@ static void attr_num(struct emitter *e, const char *name, double x)
     attr(e, name, fmt_num(buf, x));
 }
 
+/*
+ * Character data.  What xmlTextWriterWriteString writes is its input passed
+ * through xmlEncodeSpecialChars (a copy, made with malloc, of every string);
+ * text with none of the characters that function changes is written as it
+ * stands, the same bytes without the copy.  A bank's author text seldom has
+ * any, and it was a tenth of writing the document.
+ */
+static void text_to(xmlTextWriterPtr w, const char *s)
+{
+    size_t n = strcspn(s, "<>&\"'\r");
+    if (s[n] == '\0' && n <= INT_MAX)
+        xmlTextWriterWriteRawLen(w, BAD_CAST s, (int)n);
+    else
+        xmlTextWriterWriteString(w, BAD_CAST s);
+}
+
+static void element_to(xmlTextWriterPtr w, const char *name, const char *content)
+{
+    xmlTextWriterStartElement(w, BAD_CAST name);
+    text_to(w, content);
+    xmlTextWriterEndElement(w);
+}
+
 static void element(struct emitter *e, const char *name, const char *content)
 {
-    xmlTextWriterWriteElement(e->w, BAD_CAST name, BAD_CAST content);
+    element_to(e->w, name, content);
 }
 
 /* ---- Markdown as structure ---------------------------------------------- */
@@ -179,7 +203,7 @@ static void write_md(xmlTextWriterPtr w, const struct md_doc *doc)
             xmlTextWriterStartElement(w, BAD_CAST "pre");
             if (b->info && *b->info)
                 xmlTextWriterWriteAttribute(w, BAD_CAST "lang", BAD_CAST b->info);
-            xmlTextWriterWriteString(w, BAD_CAST(b->code ? b->code : ""));
+            text_to(w, b->code ? b->code : "");
             xmlTextWriterEndElement(w);
             continue;
         }
@@ -187,12 +211,12 @@ static void write_md(xmlTextWriterPtr w, const struct md_doc *doc)
         for (size_t j = 0; j < b->spans.n; j++) {
             const struct md_span *s = &b->spans.items[j];
             if (s->kind == MD_PLAIN) {
-                xmlTextWriterWriteString(w, BAD_CAST(s->text ? s->text : ""));
+                text_to(w, s->text ? s->text : "");
             } else if (s->kind == MD_BREAK) {
                 xmlTextWriterStartElement(w, BAD_CAST "br");
                 xmlTextWriterEndElement(w);
             } else {
-                xmlTextWriterWriteElement(w, BAD_CAST span_element[s->kind], BAD_CAST(s->text ? s->text : ""));
+                element_to(w, span_element[s->kind], s->text ? s->text : "");
             }
         }
         xmlTextWriterEndElement(w);
@@ -221,7 +245,7 @@ static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *wha
         }
         write_md(e->inner, &tr->doc);
         xmlTextWriterFlush(e->inner);
-        xmlTextWriterWriteRaw(e->w, xmlBufferContent(e->inner_buf));
+        xmlTextWriterWriteRawLen(e->w, xmlBufferContent(e->inner_buf), xmlBufferLength(e->inner_buf));
         xmlBufferEmpty(e->inner_buf);
     }
     end(e);
@@ -233,7 +257,8 @@ static void write_text(struct emitter *e, const char *name, const struct ast_tex
     if (!t)
         return;
     start(e, name);
-    bool *done = xcalloc(t->trs.n + 1, sizeof *done);
+    bool few[16] = { false };     /* no allocation for the usual handful of translations */
+    bool *done = t->trs.n < 16 ? few : xcalloc(t->trs.n + 1, sizeof *done);
     if (e->quiz && !t->neutral) {
         for (size_t l = 0; l < e->quiz->langs.n; l++) {
             for (size_t i = 0; i < t->trs.n; i++) {
@@ -249,7 +274,8 @@ static void write_text(struct emitter *e, const char *name, const struct ast_tex
     for (size_t i = 0; i < t->trs.n; i++)
         if (!done[i])
             write_tr(e, &t->trs.items[i], what);
-    free(done);
+    if (done != few)
+        free(done);
     end(e);
 }
 
@@ -408,7 +434,7 @@ static void write_snippet(struct emitter *e, const struct ast_snippet *s)
     const char *lang = snippet_lang(s->file);
     if (lang)
         attr(e, "lang", lang);
-    xmlTextWriterWriteString(e->w, BAD_CAST(s->code ? s->code : ""));
+    text_to(e->w, s->code ? s->code : "");
     end(e);
 }
 
