@@ -118,6 +118,16 @@ size_t *coll_offsets(const size_t *counts, int size)
     return off;
 }
 
+size_t *coll_share_offsets(size_t count, int size)
+{
+    size_t *counts = xmalloc((size_t)size * sizeof *counts);
+    for (int r = 0; r < size; r++)
+        counts[r] = comm_share(count, size, r);
+    size_t *off = coll_offsets(counts, size);
+    free(counts);
+    return off;
+}
+
 /*
  * The step of a reduction: chunk_bytes rounded down to whole elements (at
  * least one), so every chunk received can be added as it arrives; the whole
@@ -213,17 +223,13 @@ int comm_generic_allreduce(struct comm *c, void *buf, size_t count, enum dtype t
 {
     if (c->size == 1 || count == 0)
         return 0;
-    size_t *counts = xmalloc((size_t)c->size * sizeof *counts);
-    for (int r = 0; r < c->size; r++)
-        counts[r] = comm_share(count, c->size, r);
-    size_t *off = coll_offsets(counts, c->size);
+    size_t *off = coll_share_offsets(count, c->size);
     char *scratch = xmalloc(coll_scratch_bytes(c, off, t) + 1);
     int rc = coll_ring_reduce_scatter(c, buf, off, t, scratch, host_add, NULL);
     if (rc == 0)
         rc = coll_ring_all_gather(c, buf, off, t);
     free(scratch);
     free(off);
-    free(counts);
     return rc;
 }
 

@@ -25,6 +25,9 @@ typedef int (*coll_add_fn)(void *ctx, enum dtype t, void *y, const void *x, size
 /* Offsets of blocks given their counts (prefix sums); new array of size+1 (free it). */
 size_t *coll_offsets(const size_t *counts, int size);
 
+/* Offsets of the blocks of count elements split over size ranks as comm_share does (an all-reduce's). */
+size_t *coll_share_offsets(size_t count, int size);
+
 /* Bytes of scratch coll_ring_reduce_scatter needs over the blocks at off[]. */
 size_t coll_scratch_bytes(const struct comm *c, const size_t *off, enum dtype t);
 

@@ -26,10 +26,7 @@ int ring_dev_allreduce(struct comm *c, struct dev *dev, void *buf, size_t count,
 {
     if (c->size == 1 || count == 0)
         return 0;
-    size_t *counts = xmalloc((size_t)c->size * sizeof *counts);
-    for (int r = 0; r < c->size; r++)
-        counts[r] = comm_share(count, c->size, r);
-    size_t *off = coll_offsets(counts, c->size);
+    size_t *off = coll_share_offsets(count, c->size);
     char *scratch = dev->ops->alloc(dev, coll_scratch_bytes(c, off, t) + 1);
     int rc = scratch ? coll_ring_reduce_scatter(c, buf, off, t, scratch, dev_add, dev) : -1;
     if (rc == 0)
@@ -37,7 +34,6 @@ int ring_dev_allreduce(struct comm *c, struct dev *dev, void *buf, size_t count,
     if (scratch)
         dev->ops->free(dev, scratch);
     free(off);
-    free(counts);
     return rc;
 }
 
