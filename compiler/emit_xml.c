@@ -170,7 +170,7 @@ static void attr_num(struct emitter *e, const char *name, double x)
  */
 static void text_to(xmlTextWriterPtr w, const char *s)
 {
-    size_t n = strcspn(s, "<>&\"'\r");
+    size_t n = strcspn(s, "<>&\"\r");
     if (s[n] == '\0' && n <= INT_MAX)
         xmlTextWriterWriteRawLen(w, BAD_CAST s, (int)n);
     else
