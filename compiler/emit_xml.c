@@ -7,6 +7,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,16 @@ static const char *fmt_num(char buf[40], double x)
 
 /* ---- Characters XML 1.0 cannot carry ------------------------------------ */
 
+/* Whether any of the 8 bytes in w is below 0x20 or is 0xEF (the lead byte of U+FFFE/U+FFFF). */
+static bool word_suspect(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t low = (w - 0x20 * ones) & ~w;          /* a byte < 0x20 sets its high bit */
+    uint64_t ef = w ^ (0xEF * ones);                /* a byte 0xEF becomes zero */
+    uint64_t is_ef = (ef - ones) & ~ef;
+    return ((low | is_ef) & highs) != 0;
+}
+
 /*
  * The first code point in s that XML 1.0 forbids (C0 controls other than
  * tab, LF and CR; U+FFFE, U+FFFF), with its byte offset; 0 when there is none.
@@ -53,7 +64,15 @@ static const char *fmt_num(char buf[40], double x)
 static unsigned forbidden_char(const char *s, size_t *at)
 {
     const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; p[i]; i++) {
+    /* Skip 8 bytes at a time while none can start a forbidden character: author text is long. */
+    size_t len = strlen(s), i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (word_suspect(w))
+            break;
+    }
+    for (; p[i]; i++) {
         unsigned c = p[i];
         if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
             *at = i;
