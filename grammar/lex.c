@@ -241,19 +241,32 @@ static void report_unclosed(struct qz_parser *p, const struct src_loc *at, const
     diag_note(p->d, at, "%s", note);
 }
 
+/* Copy a spelling into buffer slot i of the parser, grown only when too small. */
+static char *keep_spelling(struct qz_parser *p, int i, const char *s, size_t n)
+{
+    if (n + 1 > p->spell_cap[i]) {
+        p->spell_cap[i] = n + 1 < 64 ? 64 : (n + 1) * 2;
+        p->spell[i] = xrealloc(p->spell[i], p->spell_cap[i]);
+    }
+    memcpy(p->spell[i], s, n);
+    p->spell[i][n] = '\0';
+    return p->spell[i];
+}
+
 /* Record a token handed to the grammar. */
 static int deliver(struct qz_parser *p, int tok, QZPSTYPE *lval, const struct src_loc *loc)
 {
-    free(p->tok_text);
-    p->tok_text = tok == T_IDENT ? xstrdup(lval->str)
-                : tok == T_NUMBER ? xstrdup(lval->val->str) : NULL;
+    p->tok_text = tok == T_IDENT ? keep_spelling(p, 0, lval->str, strlen(lval->str))
+                : tok == T_NUMBER ? keep_spelling(p, 0, lval->val->str, strlen(lval->val->str)) : NULL;
     if (tok == '{') push_brace(p, loc);
     else if (tok == '}') close_brace(p, loc);
-    free(p->prev2_text);
+    /* prev2_text keeps the slot prev_text was in; prev_text moves to the other. */
+    int slot = p->prev_slot == 1 ? 2 : 1;
     p->prev2_text = p->prev_text;
-    p->prev_text = tok == T_IDENT ? xstrdup(lval->str)
-                 : is_keyword_tok(tok) ? xstrndup(p->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1))
+    p->prev_text = tok == T_IDENT ? keep_spelling(p, slot, lval->str, strlen(lval->str))
+                 : is_keyword_tok(tok) ? keep_spelling(p, slot, p->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1))
                  : NULL;
+    p->prev_slot = slot;
     p->prev2_tok = p->prev_tok;
     p->prev_tok = tok;
     memmove(p->recent + 1, p->recent, sizeof p->recent - sizeof p->recent[0]);
@@ -360,8 +373,10 @@ void lex_state_free(struct qz_parser *p)
     else if (p->pending.tok == T_NUMBER) { ast_value_clear(p->pending.v.val); free(p->pending.v.val); }
     p->pending.tok = 0;
     free(p->buf);
-    free(p->tok_text);
-    free(p->prev_text);
-    free(p->prev2_text);
+    for (int i = 0; i < 3; i++) {
+        free(p->spell[i]);
+        p->spell[i] = NULL;
+        p->spell_cap[i] = 0;
+    }
     p->buf = p->tok_text = p->prev_text = p->prev2_text = NULL;
 }

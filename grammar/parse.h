@@ -79,8 +79,17 @@ struct qz_parser {
     struct pending_tok pending;     /* pending.tok == 0: none */
     bool synthetic;                 /* the last token handed out was supplied by the scanner */
     int prev_tok, prev2_tok;        /* the two tokens before, for classifying '{' */
-    char *prev_text, *prev2_text;   /* their spellings (names only); owned */
-    char *tok_text;                 /* spelling of the last token, for messages; owned */
+    char *prev_text, *prev2_text;   /* their spellings (names only), in spell[]; or NULL */
+    char *tok_text;                 /* spelling of the last token, for messages, in spell[0]; or NULL */
+    /*
+     * The buffers those spellings live in, reused from token to token: a
+     * copy per token would be three mallocs and frees per token of a bank.
+     * spell[0] holds tok_text; prev_text and prev2_text take turns in
+     * spell[1] and spell[2] (prev_slot: the one prev_text is in).
+     */
+    char *spell[3];                 /* owned */
+    size_t spell_cap[3];
+    int prev_slot;
     size_t recent[4];               /* where the last tokens handed out start, latest at [0] */
     size_t unknown_at;              /* where the latest unknown statement word starts */
     int unknown_line;
