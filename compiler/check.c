@@ -61,19 +61,24 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
 {
     if (!t || t->neutral)
         return;
+    size_t distinct_declared = 0;   /* tags given once (or for the first time) and declared */
     for (size_t i = 0; i < t->trs.n; i++) {
         const struct ast_tr *tr = &t->trs.items[i];
         if (!tr->lang)
             continue;
+        bool again = false;
         for (size_t j = 0; j < i; j++) {
             const struct ast_tr *o = &t->trs.items[j];
             if (o->lang && strcmp(o->lang, tr->lang) == 0) {
                 diag_error(k->d, &tr->loc, "the '%s' translation of the %s is given twice", tr->lang, what);
                 diag_note(k->d, &o->loc, "first given here");
+                again = true;
                 break;
             }
         }
-        if (!lang_declared(k->quiz, tr->lang)) {
+        if (lang_declared(k->quiz, tr->lang)) {
+            if (!again) distinct_declared++;
+        } else {
             if (k->quiz && k->quiz->langs.n > 0) {
                 diag_error(k->d, &tr->loc, "language '%s' is not declared in the quiz's `languages`", tr->lang);
                 note_languages(k);
@@ -85,6 +90,13 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
         }
     }
     if (!k->quiz)
+        return;
+    /*
+     * As many distinct declared tags as declarations: every declared tag is
+     * among them, so none is missing (the usual case, found without the
+     * search below).
+     */
+    if (distinct_declared == k->quiz->langs.n)
         return;
     for (size_t i = 0; i < k->quiz->langs.n; i++) {
         const char *tag = k->quiz->langs.items[i].tag;
