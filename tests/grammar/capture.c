@@ -3,6 +3,7 @@
  */
 #include "capture.h"
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,4 +72,37 @@ const struct rec *cap_find(const struct capture *c, const char *s)
     for (int k = 0; k < lim; k++)
         if (strstr(c->recs[k].msg, s)) return &c->recs[k];
     return NULL;
+}
+
+struct ast_file *cap_parse_ok(struct capture *c, const char *text)
+{
+    struct ast_file *f = cap_parse(c, text);
+    cr_assert_eq(cap_errors(c), 0, "unexpected error: %s at %d:%d", c->n ? c->recs[0].msg : "",
+                 c->n ? c->recs[0].line : 0, c->n ? c->recs[0].col : 0);
+    return f;
+}
+
+struct ast_question *cap_question(const struct ast_file *f, size_t i)
+{
+    cr_assert_lt(i, f->items.n);
+    cr_assert_not_null(f->items.items[i].question);
+    return f->items.items[i].question;
+}
+
+void cap_assert_error(const struct capture *c, int i, int line, int col, const char *msg)
+{
+    const struct rec *r = cap_error(c, i);
+    cr_assert_not_null(r, "no error %d (of %d)", i, cap_errors(c));
+    cr_assert(strstr(r->msg, msg), "error %d '%s' does not say '%s'", i, r->msg, msg);
+    cr_assert_eq(r->line, line, "error '%s' at line %d, expected %d", r->msg, r->line, line);
+    cr_assert_eq(r->col, col, "error '%s' at col %d, expected %d", r->msg, r->col, col);
+}
+
+void cap_assert_note(const struct capture *c, const char *msg, int line, int col)
+{
+    const struct rec *r = cap_find(c, msg);
+    cr_assert_not_null(r, "no note '%s'", msg);
+    cr_assert_eq(r->level, DIAG_NOTE);
+    cr_assert_eq(r->line, line, "note '%s' at line %d, expected %d", r->msg, r->line, line);
+    cr_assert_eq(r->col, col, "note '%s' at col %d, expected %d", r->msg, r->col, col);
 }

@@ -33,4 +33,14 @@ int cap_errors(const struct capture *c);
 /* The first record (any level) whose message contains s, or NULL. */
 const struct rec *cap_find(const struct capture *c, const char *s);
 
+/* Criterion assertions shared by the grammar tests. */
+/* Parse text as cap_parse does, asserting that it reports no error. */
+struct ast_file *cap_parse_ok(struct capture *c, const char *text);
+/* The i-th item of f, asserted to be a question (borrowed). */
+struct ast_question *cap_question(const struct ast_file *f, size_t i);
+/* Assert that the i-th error is at line:col and its message contains msg. */
+void cap_assert_error(const struct capture *c, int i, int line, int col, const char *msg);
+/* Assert that a note containing msg is at line:col. */
+void cap_assert_note(const struct capture *c, const char *msg, int line, int col);
+
 #endif

@@ -20,37 +20,10 @@ TestSuite(parser, .init = setup, .fini = teardown);
 
 static void parse(const char *text) { file = cap_parse(&cap, text); }
 
-static void parse_ok(const char *text)
-{
-    parse(text);
-    cr_assert_eq(cap_errors(&cap), 0, "unexpected error: %s at %d:%d", cap.n ? cap.recs[0].msg : "",
-                 cap.n ? cap.recs[0].line : 0, cap.n ? cap.recs[0].col : 0);
-}
-
-static struct ast_question *question(size_t i)
-{
-    cr_assert_lt(i, file->items.n);
-    cr_assert_not_null(file->items.items[i].question);
-    return file->items.items[i].question;
-}
-
-static void assert_error(int i, int line, int col, const char *msg)
-{
-    const struct rec *r = cap_error(&cap, i);
-    cr_assert_not_null(r, "no error %d (of %d)", i, cap_errors(&cap));
-    cr_assert(strstr(r->msg, msg), "error %d '%s' does not say '%s'", i, r->msg, msg);
-    cr_assert_eq(r->line, line, "error '%s' at line %d, expected %d", r->msg, r->line, line);
-    cr_assert_eq(r->col, col, "error '%s' at col %d, expected %d", r->msg, r->col, col);
-}
-
-static void assert_note(const char *msg, int line, int col)
-{
-    const struct rec *r = cap_find(&cap, msg);
-    cr_assert_not_null(r, "no note '%s'", msg);
-    cr_assert_eq(r->level, DIAG_NOTE);
-    cr_assert_eq(r->line, line, "note '%s' at line %d, expected %d", r->msg, r->line, line);
-    cr_assert_eq(r->col, col, "note '%s' at col %d, expected %d", r->msg, r->col, col);
-}
+static void parse_ok(const char *text) { file = cap_parse_ok(&cap, text); }
+static struct ast_question *question(size_t i) { return cap_question(file, i); }
+static void assert_error(int i, int line, int col, const char *msg) { cap_assert_error(&cap, i, line, col, msg); }
+static void assert_note(const char *msg, int line, int col) { cap_assert_note(&cap, msg, line, col); }
 
 /* ---- Constructs ---------------------------------------------------------- */
 
