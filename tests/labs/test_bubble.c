@@ -20,6 +20,23 @@ static double cost_of(size_t k) { return 1.0 + (double)((k * 7919) % 97) / 48.5;
 
 static size_t at(const struct schedule *s, int stage, int j) { return (size_t)stage * 2 * (size_t)s->m + (size_t)j; }
 
+/*
+ * Build kind's schedule for p stages and m micro-batches and replay it, each
+ * transfer taking link, each operation costing cost_of(its index) — or, when
+ * uniform, 1 for a forward and 2 for a backward.  The caller frees s and r.
+ */
+static void build_and_replay(struct schedule *s, struct replay *r, enum sched_kind kind, int p, int m,
+                             bool uniform, double link)
+{
+    sched_build(s, kind, p, m);
+    size_t n = (size_t)p * 2 * (size_t)m;
+    double *cost = malloc(n * sizeof *cost);
+    for (size_t i = 0; i < n; i++)
+        cost[i] = uniform ? (s->ops[i].kind == 'F' ? 1.0 : 2.0) : cost_of(i);
+    replay_run(s, cost, link, r);
+    free(cost);
+}
+
 /* Where F(stage, mb) or B(stage, mb) sits in stage's order. */
 static int find(const struct schedule *s, int stage, char kind, int mb)
 {
@@ -54,13 +71,8 @@ Test(bubble, replayed_schedules_meet_every_dependency_and_never_deadlock_up_to_8
         for (int p = 1; p <= 8; p++)
             for (int m = 1; m <= 32; m++) {
                 struct schedule s;
-                sched_build(&s, kinds[k], p, m);
-                size_t n = (size_t)p * 2 * (size_t)m;
-                double *cost = malloc(n * sizeof *cost);
-                for (size_t i = 0; i < n; i++)
-                    cost[i] = cost_of(i);
                 struct replay r;
-                replay_run(&s, cost, 0.25, &r);
+                build_and_replay(&s, &r, kinds[k], p, m, false, 0.25);
                 cr_assert(!r.deadlock, "%s p=%d m=%d: %s", sched_name(kinds[k]), p, m, r.why);
                 for (int st = 0; st < p; st++)
                     for (int j = 0; j < 2 * m; j++) {
@@ -84,7 +96,6 @@ Test(bubble, replayed_schedules_meet_every_dependency_and_never_deadlock_up_to_8
                         }
                     }
                 replay_free(&r);
-                free(cost);
                 sched_free(&s);
             }
 }
@@ -95,13 +106,8 @@ Test(bubble, one_f_one_b_holds_at_most_p_minus_s_activations_and_gpipe_holds_m)
         for (int m = 1; m <= 32; m++)
             for (int k = 0; k < 3; k++) {
                 struct schedule s;
-                sched_build(&s, kinds[k], p, m);
-                size_t n = (size_t)p * 2 * (size_t)m;
-                double *cost = malloc(n * sizeof *cost);
-                for (size_t i = 0; i < n; i++)
-                    cost[i] = cost_of(i);
                 struct replay r;
-                replay_run(&s, cost, 0, &r);
+                build_and_replay(&s, &r, kinds[k], p, m, false, 0);
                 for (int st = 0; st < p; st++) {
                     int want = kinds[k] == SCHED_NAIVE ? 1 : kinds[k] == SCHED_GPIPE ? m : (p - st < m ? p - st : m);
                     cr_assert_eq(r.peak_held[st], want, "%s p=%d m=%d stage %d held %d, expected %d",
@@ -109,7 +115,6 @@ Test(bubble, one_f_one_b_holds_at_most_p_minus_s_activations_and_gpipe_holds_m)
                     cr_assert_leq(r.peak_held[st], kinds[k] == SCHED_1F1B ? p : m);
                 }
                 replay_free(&r);
-                free(cost);
                 sched_free(&s);
             }
 }
@@ -120,19 +125,13 @@ Test(bubble, uniform_stages_replay_to_exactly_the_formula)
         for (int p = 1; p <= 8; p++)
             for (int m = 1; m <= 32; m++) {
                 struct schedule s;
-                sched_build(&s, kinds[k], p, m);
-                size_t n = (size_t)p * 2 * (size_t)m;
-                double *cost = malloc(n * sizeof *cost);
-                for (size_t i = 0; i < n; i++)
-                    cost[i] = s.ops[i].kind == 'F' ? 1.0 : 2.0;
                 struct replay r;
-                replay_run(&s, cost, 0, &r);
+                build_and_replay(&s, &r, kinds[k], p, m, true, 0);
                 double want = kinds[k] == SCHED_NAIVE ? (double)(p - 1) / p : (double)(p - 1) / (m + p - 1);
                 cr_assert_float_eq(r.bubble, want, 1e-12, "%s p=%d m=%d: %.6f vs %.6f", sched_name(kinds[k]),
                                    p, m, r.bubble, want);
                 cr_assert_float_eq(r.bubble, sched_bubble_formula(kinds[k], p, m), 1e-12);
                 replay_free(&r);
-                free(cost);
                 sched_free(&s);
             }
 }
