@@ -70,9 +70,10 @@ struct op_clock {
     struct timer_span span;
 };
 
-static void op_begin(struct comm *c, enum comm_op op, struct op_clock *k)
+static void op_begin(struct comm *c, enum comm_op op, struct op_clock *k, const char *file, int line)
 {
     k->prev = c->cur;
+    c->site = (struct comm_site){ file, line };
     c->cur = op;
     c->stats.calls[op]++;
     timer_begin(&k->span);
@@ -96,50 +97,51 @@ static int check_peer(const struct comm *c, int peer, const char *what)
     return 0;
 }
 
-int comm_send(struct comm *c, const void *buf, size_t bytes, int dst, int tag)
+int comm_send_at(struct comm *c, const void *buf, size_t bytes, int dst, int tag, const char *file, int line)
 {
     if (check_peer(c, dst, "send") < 0)
         return -1;
     struct op_clock k;
-    op_begin(c, COMM_SEND, &k);
+    op_begin(c, COMM_SEND, &k, file, line);
     return op_end(c, COMM_SEND, &k, c->ops->send(c, buf, bytes, dst, tag));
 }
 
-int comm_recv(struct comm *c, void *buf, size_t bytes, int src, int tag)
+int comm_recv_at(struct comm *c, void *buf, size_t bytes, int src, int tag, const char *file, int line)
 {
     if (check_peer(c, src, "recv") < 0)
         return -1;
     struct op_clock k;
-    op_begin(c, COMM_RECV, &k);
+    op_begin(c, COMM_RECV, &k, file, line);
     return op_end(c, COMM_RECV, &k, c->ops->recv(c, buf, bytes, src, tag));
 }
 
-int comm_barrier(struct comm *c)
+int comm_barrier_at(struct comm *c, const char *file, int line)
 {
     struct op_clock k;
-    op_begin(c, COMM_BARRIER, &k);
+    op_begin(c, COMM_BARRIER, &k, file, line);
     return op_end(c, COMM_BARRIER, &k, c->ops->barrier(c));
 }
 
-int comm_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
+int comm_allreduce_at(struct comm *c, void *buf, size_t count, enum dtype t, const char *file, int line)
 {
     struct op_clock k;
-    op_begin(c, COMM_ALLREDUCE, &k);
+    op_begin(c, COMM_ALLREDUCE, &k, file, line);
     return op_end(c, COMM_ALLREDUCE, &k, c->ops->allreduce(c, buf, count, t));
 }
 
-int comm_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts, enum dtype t)
+int comm_allgatherv_at(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts, enum dtype t,
+                       const char *file, int line)
 {
     struct op_clock k;
-    op_begin(c, COMM_ALLGATHER, &k);
+    op_begin(c, COMM_ALLGATHER, &k, file, line);
     return op_end(c, COMM_ALLGATHER, &k, c->ops->allgatherv(c, sbuf, rbuf, counts, t));
 }
 
-int comm_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
-                        enum dtype t)
+int comm_reducescatterv_at(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
+                           enum dtype t, const char *file, int line)
 {
     struct op_clock k;
-    op_begin(c, COMM_REDUCESCATTER, &k);
+    op_begin(c, COMM_REDUCESCATTER, &k, file, line);
     return op_end(c, COMM_REDUCESCATTER, &k, c->ops->reducescatterv(c, sbuf, rbuf, counts, t));
 }
 
@@ -152,27 +154,30 @@ static size_t *equal_counts(int size, size_t count)
     return counts;
 }
 
-int comm_allgather(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t)
+int comm_allgather_at(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t,
+                      const char *file, int line)
 {
     size_t *counts = equal_counts(c->size, count);
-    int rc = comm_allgatherv(c, sbuf, rbuf, counts, t);
+    int rc = comm_allgatherv_at(c, sbuf, rbuf, counts, t, file, line);
     free(counts);
     return rc;
 }
 
-int comm_reducescatter(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t)
+int comm_reducescatter_at(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t,
+                          const char *file, int line)
 {
     size_t *counts = equal_counts(c->size, count);
-    int rc = comm_reducescatterv(c, sbuf, rbuf, counts, t);
+    int rc = comm_reducescatterv_at(c, sbuf, rbuf, counts, t, file, line);
     free(counts);
     return rc;
 }
 
-int comm_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, int root)
+int comm_broadcast_at(struct comm *c, void *buf, size_t count, enum dtype t, int root,
+                      const char *file, int line)
 {
     if (check_peer(c, root, "broadcast") < 0)
         return -1;
     struct op_clock k;
-    op_begin(c, COMM_BROADCAST, &k);
+    op_begin(c, COMM_BROADCAST, &k, file, line);
     return op_end(c, COMM_BROADCAST, &k, c->ops->broadcast(c, buf, count, t, root));
 }

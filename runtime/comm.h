@@ -93,6 +93,12 @@ struct comm_ops {
     void (*free)(struct comm *c);
 };
 
+/* Where in a lab's source a communication call was made (for error messages). */
+struct comm_site {
+    const char *file;               /* __FILE__ of the call; NULL when unknown */
+    int line;
+};
+
 /* One rank's handle.  Created by a backend; freed with comm_free. */
 struct comm {
     const struct comm_ops *ops;     /* the backend's table; borrowed */
@@ -101,6 +107,7 @@ struct comm {
     size_t chunk_bytes;             /* ring collectives move at most this much per message (0: no limit) */
     struct comm_stats stats;        /* this rank's counters */
     enum comm_op cur;               /* the operation in progress: where transfers are counted */
+    struct comm_site site;          /* the lab's call in progress (set by the comm_* wrappers) */
     void *impl;                     /* backend state; owned by the backend */
 };
 
@@ -112,17 +119,39 @@ struct comm {
 
 /* ---- What labs call (count bytes and time, then call the backend) -------- */
 
-int comm_send(struct comm *c, const void *buf, size_t bytes, int dst, int tag);
-int comm_recv(struct comm *c, void *buf, size_t bytes, int src, int tag);
-int comm_barrier(struct comm *c);
-int comm_allreduce(struct comm *c, void *buf, size_t count, enum dtype t);
+/*
+ * Each wrapper is a macro over its *_at function, so that the backend knows
+ * the lab's call site (c->site) and can name it in an error: a receive that
+ * met a send of another size, a rank waiting past --timeout.
+ */
+int comm_send_at(struct comm *c, const void *buf, size_t bytes, int dst, int tag, const char *file, int line);
+int comm_recv_at(struct comm *c, void *buf, size_t bytes, int src, int tag, const char *file, int line);
+int comm_barrier_at(struct comm *c, const char *file, int line);
+int comm_allreduce_at(struct comm *c, void *buf, size_t count, enum dtype t, const char *file, int line);
+int comm_allgatherv_at(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts, enum dtype t,
+                       const char *file, int line);
+int comm_reducescatterv_at(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts,
+                           enum dtype t, const char *file, int line);
+int comm_broadcast_at(struct comm *c, void *buf, size_t count, enum dtype t, int root,
+                      const char *file, int line);
 /* Every rank contributes `count` elements; rbuf gets size*count. */
-int comm_allgather(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t);
-int comm_allgatherv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts, enum dtype t);
+int comm_allgather_at(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t,
+                      const char *file, int line);
 /* sbuf holds size*count elements; rbuf gets the reduced block `rank`. */
-int comm_reducescatter(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t);
-int comm_reducescatterv(struct comm *c, const void *sbuf, void *rbuf, const size_t *counts, enum dtype t);
-int comm_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, int root);
+int comm_reducescatter_at(struct comm *c, const void *sbuf, void *rbuf, size_t count, enum dtype t,
+                          const char *file, int line);
+
+#define comm_send(c, buf, bytes, dst, tag) comm_send_at(c, buf, bytes, dst, tag, __FILE__, __LINE__)
+#define comm_recv(c, buf, bytes, src, tag) comm_recv_at(c, buf, bytes, src, tag, __FILE__, __LINE__)
+#define comm_barrier(c) comm_barrier_at(c, __FILE__, __LINE__)
+#define comm_allreduce(c, buf, count, t) comm_allreduce_at(c, buf, count, t, __FILE__, __LINE__)
+#define comm_allgather(c, sbuf, rbuf, count, t) comm_allgather_at(c, sbuf, rbuf, count, t, __FILE__, __LINE__)
+#define comm_allgatherv(c, sbuf, rbuf, counts, t) comm_allgatherv_at(c, sbuf, rbuf, counts, t, __FILE__, __LINE__)
+#define comm_reducescatter(c, sbuf, rbuf, count, t) \
+    comm_reducescatter_at(c, sbuf, rbuf, count, t, __FILE__, __LINE__)
+#define comm_reducescatterv(c, sbuf, rbuf, counts, t) \
+    comm_reducescatterv_at(c, sbuf, rbuf, counts, t, __FILE__, __LINE__)
+#define comm_broadcast(c, buf, count, t, root) comm_broadcast_at(c, buf, count, t, root, __FILE__, __LINE__)
 
 /* Frees the handle (and its backend state through ops->free).  NULL is a no-op. */
 void comm_free(struct comm *c);

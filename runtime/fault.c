@@ -151,6 +151,16 @@ static pthread_t wd_thread;
 static bool wd_running, wd_stop;
 static double wd_seconds;
 static char wd_what[256];
+static void (*wd_describe)(void *);
+static void *wd_describe_arg;
+
+void fault_watchdog_describe(void (*describe)(void *arg), void *arg)
+{
+    pthread_mutex_lock(&wd_lock);
+    wd_describe = describe;
+    wd_describe_arg = arg;
+    pthread_mutex_unlock(&wd_lock);
+}
 
 static void *watchdog(void *arg)
 {
@@ -168,10 +178,14 @@ static void *watchdog(void *arg)
     while (!wd_stop && rc != ETIMEDOUT)
         rc = pthread_cond_timedwait(&wd_cond, &wd_lock, &until);
     bool fire = !wd_stop;
+    void (*describe)(void *) = wd_describe;
+    void *describe_arg = wd_describe_arg;
     pthread_mutex_unlock(&wd_lock);
     if (fire) {
         fprintf(stderr, "labrun: error: %s did not finish within %g s (--timeout); every rank is stopped\n",
                 wd_what, wd_seconds);
+        if (describe)
+            describe(describe_arg);
         remove_temp();
         _exit(1);
     }

@@ -42,6 +42,13 @@ int fault_watchdog_start(double seconds, const char *what);
 /* The run ended in time: stop the watchdog. */
 void fault_watchdog_stop(void);
 
+/*
+ * What the ranks wait for, printed by the watchdog before it ends the run
+ * (a backend that knows: nccl-sim says which rank waits in which operation
+ * for which peer).  describe(arg) writes to stderr; NULL clears it.
+ */
+void fault_watchdog_describe(void (*describe)(void *arg), void *arg);
+
 /* Parse an --inject-fault spec.  0, or -1 after printing why it is not one. */
 int fault_inject_parse(const char *spec);
 
