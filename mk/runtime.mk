@@ -8,7 +8,8 @@ RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 
 # Ranks, communicators and devices.
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
-                     runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c
+                     runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
+                     runtime/nsim.c runtime/comm_nsim.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c
@@ -33,6 +34,7 @@ endif
 # The link rule is in mk/labs.mk, after the lab objects are known.
 
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/dev,tests/runtime/test_dev.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
@@ -52,3 +54,9 @@ TEST_BINS += $(BUILD)/tests/runtime/cli
 $(BUILD)/tests/runtime/cli: tests/runtime/cli.sh $(LABRUN)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/runtime/cli.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
+
+# Every lab under NCCL's message rules against the cpu backend (a step of `make check`).
+TEST_BINS += $(BUILD)/tests/runtime/nccl-sim
+$(BUILD)/tests/runtime/nccl-sim: tests/runtime/nccl_sim.sh tests/runtime/compare_backends.js $(LABRUN)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/runtime/nccl_sim.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@

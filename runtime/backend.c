@@ -24,6 +24,7 @@ __attribute__((weak)) const struct backend backend_mpi = {
 
 const struct backend *const backend_table[] = {
     &backend_cpu,
+    &backend_nccl_sim,
     &backend_cuda,
     &backend_mpi,
     NULL,
@@ -39,5 +40,5 @@ const struct backend *backend_find(const char *name)
 
 const char *backend_names(void)
 {
-    return "cpu|cuda|mpi";
+    return "cpu|nccl-sim|cuda|mpi";
 }

@@ -1,5 +1,5 @@
 /*
- * backend.h — where ranks run: the table behind `--backend cpu|cuda|mpi`.
+ * backend.h — where ranks run: the table behind `--backend cpu|nccl-sim|cuda|mpi`.
  *
  * A backend starts the ranks of a run and gives each its communicator and
  * device.  The table lives in backend.c; a backend the build could not
@@ -60,11 +60,14 @@ extern const struct backend *const backend_table[];
 /* The backend called name, or NULL when there is no such name at all. */
 const struct backend *backend_find(const char *name);
 
-/* "cpu|cuda|mpi". */
+/* "cpu|nccl-sim|cuda|mpi". */
 const char *backend_names(void);
 
 /* ---- The cpu backend (backend_cpu.c): a thread per rank, threads comm, cpu device ---- */
 extern const struct backend backend_cpu;
+
+/* ---- nccl-sim (comm_nsim.c): the cpu backend's ranks, held to NCCL's rules ---- */
+extern const struct backend backend_nccl_sim;
 
 /* runtime/cuda/backend_cuda.c and runtime/mpi/backend_mpi.c, or backend.c's stand-ins. */
 extern const struct backend backend_cuda;

@@ -36,7 +36,7 @@ static void usage(FILE *out)
             "the -L folders, then ./labs, then %s.\n"
             "\n"
             "options:\n"
-            "  --backend %-14s where ranks run (default cpu)\n"
+            "  --backend NAME           where ranks run (default cpu; see backends below)\n"
             "  --device cpu|cuda        the ranks' device under --backend mpi (default cpu)\n"
             "  --json FILE|-            the report as JSON ('-': standard output)\n"
             "  --trace FILE             Chrome trace-event JSON (open in Perfetto)\n"
@@ -44,8 +44,12 @@ static void usage(FILE *out)
             "  -L DIR                   look for labs in DIR first\n"
             "  --timeout SECONDS        stop every rank and fail when the lab runs longer\n"
             "  -q, --quiet              no table on standard output\n"
-            "  --version\n",
-            LABRUN_LABDIR, backend_names());
+            "  --version\n"
+            "\n"
+            "backends:\n",
+            LABRUN_LABDIR);
+    for (const struct backend *const *b = backend_table; *b; b++)
+        fprintf(out, "  %-10s %s%s\n", (*b)->name, (*b)->summary, (*b)->absent ? " (not built in)" : "");
 }
 
 static bool is_lab_dir(const char *dir)

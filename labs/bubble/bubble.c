@@ -247,25 +247,26 @@ static struct turn *turn_order(const struct schedule *sc)
 
 /*
  * One step with the stages taking turns: only the stage whose operation is
- * next in the global order runs, then hands a token to the next one.  Nothing
- * else competes for the cores or caches while an operation is timed, so its
- * thread CPU time is what it costs on a core of its own.
+ * next in the global order runs; where the turn passes to another stage,
+ * every stage meets in a barrier.  Nothing else competes for the cores or
+ * caches while an operation is timed, so its thread CPU time is what it
+ * costs on a core of its own.
+ *
+ * The turn is passed by a barrier, not by a token message to the next
+ * stage: under NCCL, messages between two ranks match in posting order with
+ * no tags, so a token sent after an activation to the same stage would meet
+ * that stage's receive of the activation.  A barrier travels on the
+ * collectives' own communicator, apart from the stages' messages.
  */
 static int turn_step(struct stage *st, const struct turn *order, struct opm *meas)
 {
     struct lab_ctx *c = st->c;
     size_t n = (size_t)st->cfg.p * 2 * (size_t)st->cfg.m;
-    char token = 0;
     for (size_t k = 0; k < n; k++) {
-        if (order[k].stage != st->s)
-            continue;
-        if (k > 0 && order[k - 1].stage != st->s &&
-            comm_recv(c->comm, &token, 1, order[k - 1].stage, BUBBLE_TAG_TURN) < 0)
+        if (order[k].stage == st->s &&
+            run_op(st, sched_op(&st->sched, st->s, order[k].j), &meas[order[k].j]) < 0)
             return -1;
-        if (run_op(st, sched_op(&st->sched, st->s, order[k].j), &meas[order[k].j]) < 0)
-            return -1;
-        if (k + 1 < n && order[k + 1].stage != st->s &&
-            comm_send(c->comm, &token, 1, order[k + 1].stage, BUBBLE_TAG_TURN) < 0)
+        if (k + 1 < n && order[k + 1].stage != order[k].stage && comm_barrier(c->comm) < 0)
             return -1;
     }
     return 0;

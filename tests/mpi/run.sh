@@ -7,7 +7,7 @@
 # 2. Every lab under `mpirun -np N labrun LAB --backend mpi` against the same
 #    lab on the cpu backend (threads): both pass every check, and the exact
 #    and modelled metrics (bytes moved, call counts, formulas) are equal
-#    (compare.js).
+#    (tests/runtime/compare_backends.js).
 # Prints "mpi: N passed, N failed"; exit status 1 when one failed.
 set -u
 mpirun=$1 test_comm=$2 labrun=$3
@@ -67,7 +67,7 @@ for c in "${cases[@]}"; do
         echo "   FAIL: the mpi run failed:"; sed 's/^/   /' "$tmp/mpi.out" | tail -10
         failed=$((failed + 1)); continue
     fi
-    if node "$here/compare.js" "$tmp/cpu.json" "$tmp/mpi.json"; then
+    if node "$here/../runtime/compare_backends.js" "$tmp/cpu.json" "$tmp/mpi.json"; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))

@@ -33,7 +33,7 @@ expect "a bad choice lists the choices" 2 "allowed: naive\|gpipe\|1f1b" -- bubbl
 expect "a misspelt parameter gets a suggestion" 2 'did you mean --microbatches' -- bubble --microbatch 4
 expect "a parameter without a value" 2 '--stages needs a value' -- bubble --stages
 expect "an unknown lab" 2 "no lab 'nosuch'" -- nosuch
-expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|cuda\|mpi" -- bubble --backend quantum
+expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|nccl-sim\|cuda\|mpi" -- bubble --backend quantum
 expect "no arguments is a usage error" 2 'usage: labrun' --
 expect "a run whose checks pass exits 0" 0 'PASS +pipelined equals unpipelined' -- bubble "${small[@]}"
 expect "the report names backend and cores" 0 'backend cpu: 2 ranks on [0-9]+ core' -- bubble "${small[@]}"

@@ -1,5 +1,6 @@
 /*
- * Communicator tests: every collective of the threads backend against a
+ * Communicator tests: every collective of the threads backend, and of the
+ * nccl-sim backend (the same rings held to NCCL's message rules), against a
  * serial reference, for 1 to 8 ranks and sizes 0, 1, and counts the rank
  * count does not divide; tagged point-to-point; byte accounting.
  *
@@ -110,18 +111,23 @@ static int body(int rank, int n, struct comm *c, struct dev *d, void *arg)
     return rc;
 }
 
+/* The backends whose ranks are threads of this process. */
+static const struct backend *const thread_backends[] = { &backend_cpu, &backend_nccl_sim };
+
 static void run_all(enum which which, size_t chunk)
 {
+    for (size_t b = 0; b < sizeof thread_backends / sizeof *thread_backends; b++)
     for (int n = 1; n <= 8; n++)
         for (size_t si = 0; si < NSIZES; si++)
             for (int t = 0; t < 2; t++) {
                 struct job j = { .which = which, .t = t ? DTYPE_F64 : DTYPE_F32,
                                  .count = sizes[si], .chunk = chunk, .root = n / 2 };
-                int rc = backend_cpu.launch(n, body, &j);
-                cr_assert_eq(rc, 0, "ranks %d, size %zu: the collective failed", n, sizes[si]);
+                int rc = thread_backends[b]->launch(n, body, &j);
+                cr_assert_eq(rc, 0, "%s, ranks %d, size %zu: the collective failed",
+                             thread_backends[b]->name, n, sizes[si]);
                 for (int r = 0; r < n; r++)
-                    cr_assert_eq(j.bad[r], 0, "ranks %d, size %zu, %s: rank %d has %d wrong elements",
-                                 n, sizes[si], dtype_name(j.t), r, j.bad[r]);
+                    cr_assert_eq(j.bad[r], 0, "%s, ranks %d, size %zu, %s: rank %d has %d wrong elements",
+                                 thread_backends[b]->name, n, sizes[si], dtype_name(j.t), r, j.bad[r]);
             }
 }
 
@@ -152,10 +158,11 @@ Test(comm, broadcast_copies_the_root_buffer_to_every_rank)
 
 Test(comm, ring_allreduce_sends_two_times_n_minus_one_over_n_of_the_buffer)
 {
+    for (size_t b = 0; b < sizeof thread_backends / sizeof *thread_backends; b++)
     for (int n = 2; n <= 8; n++) {
         struct job j = { .which = ALLREDUCE, .t = DTYPE_F64, .count = (size_t)n * 120,
                          .chunk = COMM_DEFAULT_CHUNK };
-        cr_assert_eq(backend_cpu.launch(n, body, &j), 0);
+        cr_assert_eq(thread_backends[b]->launch(n, body, &j), 0);
         uint64_t want = 2 * (uint64_t)(n - 1) * 120 * 8;
         for (int r = 0; r < n; r++)
             cr_assert_eq(j.sent[r], want, "ranks %d: rank %d sent %llu bytes, ring sends %llu",
@@ -209,9 +216,10 @@ static int barrier_body(int rank, int n, struct comm *c, struct dev *d, void *ar
 
 Test(comm, no_rank_leaves_a_barrier_before_every_rank_has_entered_it)
 {
+    for (size_t b = 0; b < sizeof thread_backends / sizeof *thread_backends; b++)
     for (int n = 1; n <= 8; n++) {
         struct p2p p = { .arrived = 0 };
-        cr_assert_eq(backend_cpu.launch(n, barrier_body, &p), 0);
+        cr_assert_eq(thread_backends[b]->launch(n, barrier_body, &p), 0);
         for (int r = 0; r < n; r++)
             cr_assert_eq(p.after[r], n, "ranks %d: rank %d left the barrier having seen %d",
                          n, r, p.after[r]);
@@ -229,6 +237,7 @@ static int failing_body(int rank, int n, struct comm *c, struct dev *d, void *ar
 Test(comm, a_failing_rank_makes_its_peers_fail_instead_of_waiting_forever, .timeout = 10)
 {
     cr_assert_eq(backend_cpu.launch(2, failing_body, NULL), -1);
+    cr_assert_eq(backend_nccl_sim.launch(2, failing_body, NULL), -1);
 }
 
 static int size_mismatch_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
@@ -242,6 +251,7 @@ static int size_mismatch_body(int rank, int n, struct comm *c, struct dev *d, vo
 Test(comm, a_receive_of_the_wrong_size_is_an_error)
 {
     cr_assert_eq(backend_cpu.launch(2, size_mismatch_body, NULL), -1);
+    cr_assert_eq(backend_nccl_sim.launch(2, size_mismatch_body, NULL), -1);
 }
 
 Test(comm, shares_split_counts_evenly_with_the_remainder_first)

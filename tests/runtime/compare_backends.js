@@ -1,4 +1,4 @@
-// compare.js A.json B.json — the same lab on two backends must agree:
+// compare_backends.js A.json B.json — the same lab on two backends must agree:
 // both reports pass every check, hold the same checks and metrics, and every
 // metric the report marks exact or modelled (bytes, call counts, formulas) has
 // the same value.  Measured and replayed figures differ from run to run and
