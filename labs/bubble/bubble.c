@@ -356,6 +356,7 @@ static int stage_run(struct stage *st, double *rec)
         g[G_TCOMP] = last->t_comp - base;
         g[G_TEND] = last->t_end - base;
         g[G_COST] = kind_cost[sched_op(&st->sched, st->s, j)->kind == 'B'];
+        g[G_WCOST] = last->cpu_comp;
         /* The split into compute and copies, per operation: medians over the turn-taking steps. */
         for (int k = 0; k < S; k++)
             v[k] = meas[(size_t)(S + 1 + k) * nops + j].cpu_comp;

@@ -14,7 +14,6 @@
  */
 #define BUBBLE_TAG_GATHER 16384
 #define BUBBLE_TAG_GRADS  16385
-#define BUBBLE_TAG_TURN   16386
 
 struct bubble_cfg {
     int p;                  /* stages (= ranks) */
@@ -31,7 +30,13 @@ struct bubble_cfg {
  * BUBBLE_REC_EXTRA more per rank: peak held, peak activation bytes, and the
  * wall time at which the rank left that barrier.
  */
-enum { G_T0, G_TIN, G_TCOMP, G_TEND, G_COST, G_COMP, G_COMM, G_N };
+enum {
+    G_T0, G_TIN, G_TCOMP, G_TEND,   /* wall stamps of the last wall-clock step (struct opm) */
+    G_COST,                         /* the operation's cost for the replay (turn-taking steps) */
+    G_COMP, G_COMM,                 /* medians over the turn-taking steps: GEMMs, copies */
+    G_WCOST,                        /* the GEMMs' cost in the last wall-clock step itself */
+    G_N
+};
 #define BUBBLE_REC_EXTRA 3
 
 int bubble_config(const struct lab_params *p, struct bubble_cfg *cfg);

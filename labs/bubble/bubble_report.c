@@ -148,11 +148,13 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     struct schedule sc;
     sched_build(&sc, cfg->kind, p, m);
     double *cost = xmalloc((size_t)p * (size_t)nops * sizeof *cost);
+    double *wcost = xmalloc((size_t)p * (size_t)nops * sizeof *wcost);
     double wall0 = INFINITY, wall1 = -INFINITY;
     for (int s = 0; s < p; s++)
         for (int j = 0; j < nops; j++) {
             const double *g = all + reclen * (size_t)s + (size_t)j * G_N;
             cost[(size_t)s * nops + j] = g[G_COST];
+            wcost[(size_t)s * nops + j] = g[G_WCOST];
             wall0 = fmin(wall0, g[G_T0]);
             wall1 = fmax(wall1, g[G_TEND]);
         }
@@ -232,10 +234,20 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                   "weight gradients of all %d stages vs %s (fp64): max rel error %.2e (bound 1e-12)",
                   p, how, err);
     }
-    double slack = 0.005 * rp.makespan + 50e-6;
-    lab_check(c, "step is not shorter than the critical path", step_wall + slack >= rp.makespan,
-              "wall step %.3f ms >= critical path %.3f ms (clock tolerance %.3f ms)", 1e3 * step_wall,
-              1e3 * rp.makespan, 1e3 * slack);
+    /*
+     * The wall-clock step against the critical path of its own operations'
+     * costs: each took at least its cost on the wall clock and waited for its
+     * input, so this holds however busy the machine is.  (The replayed
+     * critical path comes from other steps' costs and may be longer or
+     * shorter than this step.)
+     */
+    struct replay rw;
+    replay_run(&sc, wcost, 0.0, &rw);
+    double slack = 0.005 * rw.makespan + 50e-6;
+    lab_check(c, "wall step >= its critical path", step_wall + slack >= rw.makespan,
+              "wall step %.3f ms >= %.3f ms, the critical path of that step's own measured costs "
+              "(clock tolerance %.3f ms)", 1e3 * step_wall, 1e3 * rw.makespan, 1e3 * slack);
+    replay_free(&rw);
     if (cfg->kind == SCHED_1F1B)
         lab_check(c, "activations held", held_ok, "1F1B: stage s held at most min(p-s, m); most held %d (p = %d, m = %d)",
                   peak_held, p, m);
@@ -270,6 +282,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
 
     free(ref);
     free(cost);
+    free(wcost);
     replay_free(&rp);
     sched_free(&sc);
     return rc;
