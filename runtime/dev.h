@@ -90,6 +90,13 @@ struct dev {
     size_t nrecs, caprecs;
     struct dev_alloc_rec *cache;    /* freed blocks kept for reuse (label unused); owned */
     size_t ncache, capcache;
+    /*
+     * Ranks whose work runs on this device, this one included, when it is an
+     * accelerator (1: the rank has a GPU of its own; more: ranks share one
+     * GPU as streams).  0 for the cpu device, whose ranks share the cores as
+     * the operating system schedules them.  Set by the backend.
+     */
+    int sharers;
     void *impl;                     /* backend state */
 };
 

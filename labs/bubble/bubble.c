@@ -364,6 +364,13 @@ static int stage_run(struct stage *st, double *rec)
         for (int k = 0; k < S; k++)
             v[k] = meas[(size_t)(S + 1 + k) * nops + j].cpu_comm;
         g[G_COMM] = median(v, S);
+        /* Transfers on the wall clock, uncontended: when its turn comes, an operation's input is there. */
+        for (int k = 0; k < S; k++)
+            v[k] = meas[(size_t)(S + 1 + k) * nops + j].t_in - meas[(size_t)(S + 1 + k) * nops + j].t0;
+        g[G_RECVW] = median(v, S);
+        for (int k = 0; k < S; k++)
+            v[k] = meas[(size_t)(S + 1 + k) * nops + j].t_end - meas[(size_t)(S + 1 + k) * nops + j].t_comp;
+        g[G_SENDW] = median(v, S);
     }
     free(v);
     free(order);

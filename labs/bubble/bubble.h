@@ -35,6 +35,7 @@ enum {
     G_COST,                         /* the operation's cost for the replay (turn-taking steps) */
     G_COMP, G_COMM,                 /* medians over the turn-taking steps: GEMMs, copies */
     G_WCOST,                        /* the GEMMs' cost in the last wall-clock step itself */
+    G_RECVW, G_SENDW,               /* medians over the turn-taking steps: wall time in recv, in send */
     G_N
 };
 #define BUBBLE_REC_EXTRA 3

@@ -88,6 +88,31 @@ static double median_kind(const struct bubble_cfg *cfg, const struct schedule *s
     return med;
 }
 
+/*
+ * One transfer's wall time with the stages taking turns: the mean over the
+ * operations that receive of their recv time, plus the same over those that
+ * send of their send time.
+ */
+static double transfer_cost(const struct schedule *sc, const double *all, size_t reclen)
+{
+    double recv = 0, send = 0;
+    int nrecv = 0, nsend = 0;
+    for (int s = 0; s < sc->p; s++)
+        for (int j = 0; j < 2 * sc->m; j++) {
+            const double *g = all + reclen * (size_t)s + (size_t)j * G_N;
+            bool fwd = sched_op(sc, s, j)->kind == 'F';
+            if (fwd ? s > 0 : s < sc->p - 1) {
+                recv += g[G_RECVW];
+                nrecv++;
+            }
+            if (fwd ? s < sc->p - 1 : s > 0) {
+                send += g[G_SENDW];
+                nsend++;
+            }
+        }
+    return (nrecv ? recv / nrecv : 0) + (nsend ? send / nsend : 0);
+}
+
 static void trace_event(struct lab_ctx *c, int rank, int stream, const char *name, double t0_us,
                         double t1_us, int mb)
 {
@@ -158,8 +183,16 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
             wall0 = fmin(wall0, g[G_T0]);
             wall1 = fmax(wall1, g[G_TEND]);
         }
+    /*
+     * Ranks that share one GPU as streams move messages by device copies that
+     * contend with the GEMMs: the replay costs each transfer at what it
+     * measured with the stages taking turns.  Elsewhere transfers are free,
+     * as in the formula.
+     */
+    int sharers = c->dev->sharers;
+    double link = sharers > 1 ? transfer_cost(&sc, all, reclen) : 0.0;
     struct replay rp;
-    replay_run(&sc, cost, 0.0, &rp);
+    replay_run(&sc, cost, link, &rp);
 
     /* ---- per stage ---- */
     struct lab_table *t = lab_table_new(c, "per stage (per-operation CPU times measured, busy/idle replayed, wall measured)",
@@ -193,17 +226,34 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     }
     double formula = sched_bubble_formula(cfg->kind, p, m);
     double bubble_wall = step_wall > 0 ? 1 - wall_busy_total / (p * step_wall) : 0;
+    /*
+     * With a GPU per stage nothing contends, so the bubble is read off the
+     * real timeline: the GEMMs' time from events on each stage's stream,
+     * over the step on the wall clock.
+     */
+    bool own_gpu = sharers == 1;
+    double busy_dev = 0;
+    for (size_t k = 0; k < (size_t)p * (size_t)nops; k++)
+        busy_dev += wcost[k];
+    double bubble_timeline = step_wall > 0 ? 1 - busy_dev / (p * step_wall) : 0;
+    double bubble = own_gpu ? bubble_timeline : rp.bubble;
 
     struct lab_table *st = lab_table_new(c, "step", "figure|value|basis");
-    lab_table_row(st, "bubble fraction|%.4f|replayed from measured per-operation CPU time", rp.bubble);
+    if (own_gpu)
+        lab_table_row(st, "bubble fraction|%.4f|measured: GEMM time from CUDA events on each stage's GPU, "
+                      "over the wall-clock step", bubble_timeline);
+    lab_table_row(st, "bubble fraction%s|%.4f|replayed from measured per-operation %s%s",
+                  own_gpu ? " (replayed)" : "", rp.bubble, sharers ? "GPU time" : "CPU time",
+                  link > 0 ? ", transfers costed as measured" : "");
     lab_table_row(st, "formula (p-1)/(m+p-1)%s|%.4f|modelled",
                   cfg->kind == SCHED_NAIVE ? " with m = 1 (naive)" : "", formula);
     lab_table_row(st, "bubble on the wall clock|%.4f|measured%s", bubble_wall,
-                  p > c->cores ? " (contended: ranks > cores)" : "");
+                  sharers > 1 ? " (contended: stages share one GPU)"
+                  : sharers == 0 && p > c->cores ? " (contended: ranks > cores)" : "");
     lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
     lab_table_row(st, "step on the wall clock|%.3f ms|measured", 1e3 * step_wall);
 
-    lab_metric(c, "bubble_fraction", rp.bubble, LAB_REPLAYED);
+    lab_metric(c, "bubble_fraction", bubble, own_gpu ? LAB_MEASURED : LAB_REPLAYED);
     lab_metric(c, "bubble_formula", formula, LAB_MODELLED);
     lab_metric(c, "bubble_wall", bubble_wall, LAB_MEASURED);
     lab_metric(c, "critical_path_ms", 1e3 * rp.makespan, LAB_REPLAYED);
@@ -257,27 +307,43 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
 
     /* ---- notes ---- */
     const char *clock = c->dev->ops->clock ? "device time" : "thread CPU time";
+    if (own_gpu)
+        lab_note(c, "bubble = idle / (p x step).  Each stage has a GPU of its own, so nothing contends: the "
+                 "bubble is measured on the last wall-clock step, each stage's busy time being its GEMMs' "
+                 "time from CUDA events on its stream; the replay beside it prices the operations as "
+                 "below");
     lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
-             "competed for a core; an operation costs the lower quartile of the %s of its stage's "
+             "competed for a %s; an operation costs the lower quartile of the %s of its stage's "
              "forward (or backward) GEMMs in those steps; the schedule is replayed in virtual time "
-             "with those costs, transfers taking no time (modelled, as in the formula; the copies "
-             "send/recv cost here are in the copy column)",
-             cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s", clock);
-    if (p > c->cores)
+             "with those costs, %s",
+             cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s",
+             sharers ? "GPU" : "core", clock,
+             link > 0 ? "each transfer costing what the device copies between stages measured on the wall "
+                        "clock (they share the GPU with the GEMMs)"
+                      : "transfers taking no time (modelled, as in the formula; the copies send/recv cost "
+                        "here are in the copy column)");
+    if (sharers > 1)
+        lab_note(c, "%d stages share one GPU, each as its own CUDA stream: their GEMMs and copies contend for "
+                 "it, so wall-clock busy/idle and the wall bubble are contended; the replayed figures are "
+                 "what %d GPUs would show", p, p);
+    else if (sharers == 0 && p > c->cores)
         lab_note(c, "%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
                  "wall bubble are contended; the replayed figures are what %d cores would show",
                  p, c->cores, p);
     if (cfg->kind == SCHED_NAIVE)
         lab_note(c, "naive: no pipelining; micro-batches go one at a time through every stage and back, "
                  "so the bubble is (p-1)/p whatever m is");
-    lab_note(c, "OpenBLAS runs one thread per rank, so a GEMM's whole cost is in its rank's thread CPU time");
+    if (sharers)
+        lab_note(c, "each GEMM is timed with CUDA events on its rank's stream, so its cost is GPU time");
+    else
+        lab_note(c, "OpenBLAS runs one thread per rank, so a GEMM's whole cost is in its rank's thread CPU time");
 
     trace_all(c, cfg, &sc, all, reclen, &rp, wall0);
     lab_svg_rows(c, "stage");
     char title[160];
-    snprintf(title, sizeof title, "%s schedule, p = %d, m = %d: bubble %.3f replayed, formula %.3f",
-             sched_name(cfg->kind), p, m, rp.bubble, formula);
+    snprintf(title, sizeof title, "%s schedule, p = %d, m = %d: bubble %.3f %s, formula %.3f",
+             sched_name(cfg->kind), p, m, bubble, own_gpu ? "measured" : "replayed", formula);
     lab_svg_view(c, S_REPLAY, title);
 
     free(ref);

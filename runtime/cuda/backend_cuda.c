@@ -63,8 +63,10 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
 #endif
     for (int r = 0; r < nranks && r < ngpu; r++)
         cuda_spin_wait(r);
-    for (int r = 0; r < nranks; r++)
+    for (int r = 0; r < nranks; r++) {
         devs[r] = dev_cuda_new(r, use_nccl ? r : 0);
+        devs[r]->sharers = use_nccl ? 1 : nranks;
+    }
     if (use_nccl) {
 #ifdef HAVE_NCCL
         ncclComm_t *nc[COMM_NCCL_COMMS];

@@ -13,6 +13,12 @@
 
 struct labtest *labtest_run(const char *dir, const struct lab_impl *impl, const char *const *args)
 {
+    return labtest_run_on(dir, impl, args, &backend_cpu);
+}
+
+struct labtest *labtest_run_on(const char *dir, const struct lab_impl *impl, const char *const *args,
+                               const struct backend *b)
+{
     struct labtest *t = xcalloc(1, sizeof *t);
     t->diag = diag_new(stderr);
     t->def = qz_load_lab(t->diag, dir, NULL);
@@ -30,8 +36,8 @@ struct labtest *labtest_run(const char *dir, const struct lab_impl *impl, const 
             return NULL;
         }
     }
-    t->report = lab_report_new(t->def, t->params, "cpu", lab_nranks(impl, t->params), timer_cores());
-    t->rc = lab_run(impl, t->params, &backend_cpu, t->report);
+    t->report = lab_report_new(t->def, t->params, b->name, lab_nranks(impl, t->params), timer_cores());
+    t->rc = lab_run(impl, t->params, b, t->report);
     return t;
 }
 

@@ -21,6 +21,10 @@ struct labtest {
  * Returns NULL when the manifest or a parameter is rejected.
  */
 struct labtest *labtest_run(const char *dir, const struct lab_impl *impl, const char *const *args);
+/* The same on backend b (borrowed). */
+struct backend;
+struct labtest *labtest_run_on(const char *dir, const struct lab_impl *impl, const char *const *args,
+                               const struct backend *b);
 void labtest_free(struct labtest *t);
 
 /* Metric name of the run (NaN when it was not reported). */
