@@ -329,18 +329,20 @@ static bool *mark_partial(const struct qz_course *c, const struct src_loc *error
     return partial;
 }
 
-bool check_course(struct diag *d, const struct qz_course *c)
-{
-    return check_course_after(d, c, NULL, 0);
-}
-
-bool check_course_after(struct diag *d, const struct qz_course *c, const struct src_loc *errors, size_t nerrors)
+bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *labpath)
 {
     struct checker k = { .d = d, .quiz = c->quiz, .errors_before = diag_errors(d) };
+    size_t nerrors;
+    const struct src_loc *seen = diag_error_locs(d, &nerrors);
+    /* The checks below report errors too, which may move the diag's list: take the reading's now. */
+    struct src_loc *errors = xmalloc((nerrors ? nerrors : 1) * sizeof *errors);
+    if (nerrors)
+        memcpy(errors, seen, nerrors * sizeof *errors);
     bool *partial = mark_partial(c, errors, nerrors);
     bool root_errors = false;
     for (size_t i = 0; i < nerrors && c->root; i++)
         root_errors |= errors[i].src == c->root->src;
+    free(errors);
     if (c->quiz) {
         check_header(&k, c->quiz, root_errors);
         if (c->questions.n == 0 && !root_errors)
@@ -356,12 +358,16 @@ bool check_course_after(struct diag *d, const struct qz_course *c, const struct 
         else
             diag_error(d, &top, "no `quiz NAME { ... }` in this file");
     }
+    struct qz_resolver *labs = labpath ? qz_resolver_new(d, c, labpath) : NULL;
     size_t *first = first_with_id(c);
     for (size_t i = 0; i < c->questions.n; i++) {
         check_id(&k, c, i, first);
         k.partial = partial[i];
         check_question(&k, c->questions.items[i]);
+        if (labs)
+            qz_resolve_question(labs, c->questions.items[i]);
     }
+    qz_resolver_free(labs);
     free(first);
     free(partial);
     return diag_errors(d) == k.errors_before;

@@ -1,8 +1,7 @@
 /*
  * check.h — semantic checks on a loaded course: what the grammar cannot say
  * (unique ids, exactly one correct choice, every declared language present,
- * numbers in range).  Lab references are checked by libqz when the course is
- * loaded (qz_resolve_labs); these checks assume nothing about them.
+ * numbers in range), with lab references resolved in the same pass.
  */
 #ifndef QZ_CHECK_H
 #define QZ_CHECK_H
@@ -16,20 +15,17 @@
 #define CHECK_MAX_CHOICES 36
 
 /*
- * Run every check over c, reporting each problem to d at its location (with
- * notes for related places).  Returns true when no check reported an error.
+ * The semantic pass over c, a question at a time in order: every check, and
+ * with labpath (not NULL) the resolution of the question's lab references
+ * and snippets (qz_resolve_question), each problem reported to d at its
+ * location (with notes for related places).  A question holding an error
+ * already reported to d (a syntax error, between its keyword and the next
+ * question) was not read whole: the checks that something is missing from
+ * it (a prompt, an answer, enough choices) are skipped there, as are the
+ * quiz's missing title and its lack of questions when its own file has one,
+ * so that a mistyped statement is reported once and not again as an absence.
+ * Returns true when the pass reported no error.
  */
-bool check_course(struct diag *d, const struct qz_course *c);
-
-/*
- * The same, after reading reported errors at these places (borrowed).  A
- * question holding one of them, between its keyword and the next question,
- * was not read whole: the checks that something is missing from it (a prompt,
- * an answer, enough choices) are skipped there, as are the quiz's missing
- * title and its lack of questions when its own file has one, so that a
- * mistyped statement is reported once and not again as an absence.
- */
-bool check_course_after(struct diag *d, const struct qz_course *c, const struct src_loc *errors,
-                        size_t nerrors);
+bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *labpath);
 
 #endif

@@ -81,7 +81,7 @@ static json_t *num_json(double x)
 static json_t *value_json(const struct ast_value *v)
 {
     switch (v->kind) {
-    case VAL_NUMBER: return num_json(v->num);
+    case VAL_NUMBER: return num_json(qz_value_number(v));   /* as --verify reads it: 5% is 0.05 */
     case VAL_BOOL:   return json_boolean(v->boolean);
     case VAL_IDENT:
     case VAL_STRING: return json_string(v->str ? v->str : "");
@@ -89,35 +89,19 @@ static json_t *value_json(const struct ast_value *v)
     return json_null();
 }
 
-/* How a value is written on the labrun command line (shell-quoted when it must be). */
-static char *value_arg(const struct ast_value *v)
+/* An argument as labrun takes it: a number for a number, else its text. */
+static json_t *arg_json(const struct ast_labref *r, const struct ast_arg *a)
 {
-    switch (v->kind) {
-    case VAL_BOOL:
-        return xstrdup(v->boolean ? "true" : "false");
-    case VAL_NUMBER:
-        if (v->str && *v->str)
-            return xstrdup(v->str);
-        return xasprintf("%.15g", v->num);
-    case VAL_IDENT:
-        return xstrdup(v->str ? v->str : "");
-    case VAL_STRING: {
-        const char *s = v->str ? v->str : "";
-        if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=+") == strlen(s))
-            return xstrdup(s);
-        struct membuf b = { 0 };
-        membuf_append(&b, "'", 1);
-        for (; *s; s++) {
-            if (*s == '\'')
-                membuf_append(&b, "'\\''", 4);
-            else
-                membuf_append(&b, s, 1);
-        }
-        membuf_append(&b, "'", 2);  /* with the NUL */
-        return (char *)b.data;
-    }
-    }
-    return xstrdup("");
+    char *v = qz_arg_value(r, a);
+    json_t *j;
+    if (a->value.kind == VAL_BOOL)
+        j = json_boolean(a->value.boolean);
+    else if (a->value.kind == VAL_NUMBER)
+        j = num_json(strtod(v, NULL));
+    else
+        j = json_string(v);
+    free(v);
+    return j;
 }
 
 static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
@@ -127,23 +111,12 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
     if (r->def && r->def->title)
         json_object_set_new(o, "title", text_json(r->def->title, ls));
 
-    struct membuf cmd = { 0 };
-    char *head = xasprintf("labrun labs/%s", r->name);
-    membuf_append(&cmd, head, strlen(head));
-    free(head);
+    char *cmd = qz_lab_command(r);
+    json_object_set_new(o, "command", json_string(cmd));
+    free(cmd);
     json_t *args = json_array();
-    for (size_t i = 0; i < r->args.n; i++) {
-        const struct ast_arg *a = &r->args.items[i];
-        char *val = value_arg(&a->value);
-        char *part = xasprintf(" --%s %s", a->name, val);
-        membuf_append(&cmd, part, strlen(part));
-        json_array_append_new(args, json_pack("[so]", a->name, value_json(&a->value)));
-        free(part);
-        free(val);
-    }
-    membuf_append(&cmd, "", 1);
-    json_object_set_new(o, "command", json_string((char *)cmd.data));
-    membuf_free(&cmd);
+    for (size_t i = 0; i < r->args.n; i++)
+        json_array_append_new(args, json_pack("[so]", r->args.items[i].name, arg_json(r, &r->args.items[i])));
     json_object_set_new(o, "args", args);
 
     json_t *expects = json_array();

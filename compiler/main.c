@@ -11,7 +11,6 @@
 
 #include "check.h"
 #include "emit.h"
-#include "order.h"
 #include "output.h"
 #include "qz.h"
 
@@ -143,20 +142,6 @@ static int parse_args(int argc, char **argv, struct options *o)
     return -1;
 }
 
-/* The search path after -L: labs/ beside the quiz, then ./labs. */
-static void add_default_labpath(struct options *o)
-{
-    const char *slash = strrchr(o->input, '/');
-    if (slash) {
-        char *dir = xstrndup(o->input, (size_t)(slash - o->input) + 1);
-        char *labs = xasprintf("%slabs", dir);
-        qz_labpath_add(&o->labpath, labs);
-        free(labs);
-        free(dir);
-    }
-    qz_labpath_add(&o->labpath, "labs");
-}
-
 /* FILE.qz -> FILE.xml (any other name gets .xml appended). */
 static char *default_output(const char *input)
 {
@@ -267,26 +252,18 @@ int main(int argc, char **argv)
         qz_labpath_clear(&o.labpath);
         return status;
     }
-    add_default_labpath(&o);
+    qz_labpath_defaults(&o.labpath, o.input);
 
     /*
-     * Reports are held until the quiz is read and checked, then printed in
-     * source order; the errors met while reading tell the checks which
-     * questions were not read whole.
+     * Two passes, each reporting in source order: reading the quiz (syntax,
+     * includes), then the semantic pass over it, a question at a time (its
+     * checks and its labs).  The errors met while reading tell the second
+     * which questions were not read whole.
      */
     struct diag *d = diag_new(stderr);
-    struct order *held = order_hold(d);
-    struct qz_course *c = qz_load(d, o.input, &o.labpath);
-    if (c) {
-        size_t nerrors;
-        const struct src_loc *errors = order_errors(held, &nerrors);
-        struct src_loc *seen = xmalloc((nerrors ? nerrors : 1) * sizeof *seen);
-        if (nerrors)
-            memcpy(seen, errors, nerrors * sizeof *seen);
-        check_course_after(d, c, seen, nerrors);
-        free(seen);
-    }
-    order_release(held);
+    struct qz_course *c = qz_load(d, o.input);
+    if (c)
+        check_course(d, c, &o.labpath);
 
     if (c && diag_errors(d) == 0 && !o.check_only) {
         enum out_kind kind = o.dir ? OUT_DIR : o.output && ends_with(o.output, ".zip") ? OUT_ZIP : OUT_XML;

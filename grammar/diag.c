@@ -30,7 +30,14 @@ void diag_free(struct diag *d)
         free(d->sources[i]);
     }
     free(d->sources);
+    free(d->error_locs);
     free(d);
+}
+
+const struct src_loc *diag_error_locs(const struct diag *d, size_t *n)
+{
+    *n = d->nerror_locs;
+    return d->error_locs;
 }
 
 const struct source *diag_add_source(struct diag *d, const char *path, char *text, size_t len)
@@ -145,6 +152,13 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
 {
     if (level == DIAG_ERROR) d->errors++;
     if (level == DIAG_WARNING) d->warnings++;
+    if (level == DIAG_ERROR && loc && loc->src && loc->line > 0) {
+        if (d->nerror_locs == d->caperror_locs) {
+            d->caperror_locs = d->caperror_locs ? 2 * d->caperror_locs : 16;
+            d->error_locs = xrealloc(d->error_locs, d->caperror_locs * sizeof *d->error_locs);
+        }
+        d->error_locs[d->nerror_locs++] = *loc;
+    }
 
     va_list aq;
     va_copy(aq, ap);

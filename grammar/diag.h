@@ -25,10 +25,20 @@ struct diag {
     int errors, warnings;
     struct source **sources;/* every source read; owned */
     size_t nsources;
+    /* Where each error with a location was reported, in order (diag_error_locs). */
+    struct src_loc *error_locs;
+    size_t nerror_locs, caperror_locs;
     /* Optional hook: called for every diagnostic (tests record them). */
     void (*hook)(void *ctx, enum diag_level, const struct src_loc *, const char *msg);
     void *hook_ctx;
 };
+
+/*
+ * The places of the errors reported so far, in the order reported
+ * (borrowed; valid until the next report).  A later pass reads them to know
+ * which questions a syntax error has already been reported in.
+ */
+const struct src_loc *diag_error_locs(const struct diag *d, size_t *n);
 
 /* A diag that prints to out (NULL: silent). */
 struct diag *diag_new(FILE *out);

@@ -159,7 +159,7 @@ static void follow(struct loader *L, struct ast_file *f)
     }
 }
 
-struct qz_course *qz_load(struct diag *d, const char *path, const struct qz_labpath *labpath)
+struct qz_course *qz_load(struct diag *d, const char *path)
 {
     const struct source *src = diag_read_source(d, path, NULL);
     if (!src) return NULL;
@@ -174,7 +174,6 @@ struct qz_course *qz_load(struct diag *d, const char *path, const struct qz_labp
     VEC_FREE(L.chain);
     for (size_t i = 0; i < L.loaded.n; i++) free(L.loaded.items[i].canon);
     VEC_FREE(L.loaded);
-    if (labpath) qz_resolve_labs(d, c, labpath);
     return c;
 }
 

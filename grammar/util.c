@@ -144,6 +144,14 @@ size_t utf8_check(const char *s, size_t n)
     return n;
 }
 
+char *path_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    if (n > 0 && dir[n - 1] == '/')
+        return xasprintf("%s%s", dir, name);
+    return xasprintf("%s/%s", dir, name);
+}
+
 int edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);

@@ -31,6 +31,9 @@ int utf8_width(const char *s, size_t n);
  */
 size_t utf8_check(const char *s, size_t n);
 
+/* dir/name (no doubled '/'); a new string. */
+char *path_join(const char *dir, const char *name);
+
 /* Levenshtein distance, for "did you mean" suggestions. */
 int edit_distance(const char *a, const char *b);
 

@@ -2,8 +2,11 @@
 
 GEN_HEADERS := $(BUILD)/gen/quiz.tab.h $(BUILD)/gen/lex.yy.h
 LIBQZ_SRCS  += grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c \
+               grammar/labpath.c grammar/labref.c grammar/snippet.c \
                grammar/lex.c grammar/lex_text.c grammar/build.c grammar/build_lab.c
 LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
+# Installed labs are found after -L folders, labs/ beside the quiz and ./labs.
+$(call obj,grammar/labpath.c): CPPFLAGS += -DQZ_LABDIR='"$(PREFIX)/share/labrun/labs"'
 LIBQZ       := $(BUILD)/libqz.a
 
 # Grouped targets (&:): one run of each tool makes both files, also under make -j.

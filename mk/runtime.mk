@@ -22,8 +22,6 @@ LABRUN_SRCS  += $(RUNTIME_SRCS) runtime/labs.c runtime/help.c runtime/cli.c runt
 LABRUN       := $(BUILD)/labrun
 
 $(call obj,runtime/dev_cpu.c): CPPFLAGS += $(BLAS_CFLAGS)
-# Installed labs are found after -L folders and ./labs.
-$(call obj,runtime/cli.c): CPPFLAGS += -DLABRUN_LABDIR='"$(PREFIX)/share/labrun/labs"'
 
 # labrun needs libqz (manifests); it is built once the grammar sources are all there.
 LIBQZ_READY := $(if $(filter-out $(wildcard $(LIBQZ_SRCS) grammar/quiz.y grammar/quiz.l),$(LIBQZ_SRCS) grammar/quiz.y grammar/quiz.l),,yes)

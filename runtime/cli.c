@@ -20,9 +20,6 @@
 #include "run.h"
 #include "timer.h"
 
-#ifndef LABRUN_LABDIR
-#define LABRUN_LABDIR "/usr/local/share/labrun/labs"
-#endif
 
 static void usage(FILE *out)
 {
@@ -47,7 +44,7 @@ static void usage(FILE *out)
             "  --version\n"
             "\n"
             "backends:\n",
-            LABRUN_LABDIR);
+            qz_installed_labs());
     for (const struct backend *const *b = backend_table; *b; b++)
         fprintf(out, "  %-10s %s%s\n", (*b)->name, (*b)->summary, (*b)->absent ? " (not built in)" : "");
 }
@@ -69,12 +66,6 @@ static char *resolve_lab(const char *arg, const struct qz_labpath *lp)
     if (strchr(arg, '/'))
         return NULL;
     return qz_find_lab(lp, arg);
-}
-
-static bool is_lab_dir_parent(const char *dir)
-{
-    struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -147,29 +138,6 @@ static int list_labs(const struct qz_labpath *lp)
         return 1;
     }
     return 0;
-}
-
-/*
- * The installed labs: PREFIX/share/labrun/labs as built, and the same folder
- * beside the running program (bin/../share/labrun/labs), for an installation
- * moved elsewhere or made with another PREFIX.
- */
-static void add_installed_labs(struct qz_labpath *lp)
-{
-    qz_labpath_add(lp, LABRUN_LABDIR);
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return;
-    *slash = '\0';
-    char *dir = xasprintf("%s/../share/labrun/labs", exe);
-    if (strcmp(dir, LABRUN_LABDIR) != 0 && is_lab_dir_parent(dir))
-        qz_labpath_add(lp, dir);
-    free(dir);
 }
 
 struct options {
@@ -276,8 +244,7 @@ int labrun_main(int argc, char **argv)
 
     if (parse_options(argc, argv, &o, &lp) < 0)
         goto done;
-    qz_labpath_add(&lp, "labs");
-    add_installed_labs(&lp);
+    qz_labpath_defaults(&lp, NULL);
     if (o.list) {
         status = list_labs(&lp);
         goto done;
@@ -288,10 +255,15 @@ int labrun_main(int argc, char **argv)
         goto done;
     }
     if (!(dir = resolve_lab(o.lab, &lp))) {
+        char *near = strchr(o.lab, '/') ? NULL : qz_near_lab(&lp, o.lab);
         fprintf(stderr, "labrun: error: no lab '%s' (a folder with lab.qz, or a name under", o.lab);
         for (size_t i = 0; i < lp.dirs.n; i++)
             fprintf(stderr, " %s", lp.dirs.items[i]);
-        fprintf(stderr, "); labrun --list shows them\n");
+        if (near)
+            fprintf(stderr, "); did you mean '%s'?\n", near);
+        else
+            fprintf(stderr, "); labrun --list shows them\n");
+        free(near);
         goto done;
     }
     d = diag_new(stderr);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "labref.h"
 #include "params.h"
 #include "util.h"
 
@@ -145,18 +146,13 @@ static struct lab_pvalue *find(struct lab_params *p, const char *name, FILE *err
         if (strcmp(p->v[i].decl->name, name) == 0)
             return &p->v[i];
     if (err) {
-        const char *near = NULL;
-        int best = 3;   /* suggest only close misspellings */
-        for (size_t i = 0; i < p->n; i++) {
-            int dist = edit_distance(name, p->v[i].decl->name);
-            if (dist < best) {
-                best = dist;
-                near = p->v[i].decl->name;
-            }
-        }
-        if (near)
-            fprintf(err, "labrun: error: %s has no parameter --%s; did you mean --%s?\n",
-                    lab_name(p), name, near);
+        struct qz_near near;
+        qz_near_init(&near, name);
+        for (size_t i = 0; i < p->n; i++)
+            qz_near_offer(&near, p->v[i].decl->name);
+        if (near.best)
+            fprintf(err, "labrun: error: %s has no parameter --%s; did you mean '--%s'?\n",
+                    lab_name(p), name, near.best);
         else
             fprintf(err, "labrun: error: %s has no parameter --%s (see labrun %s --help)\n",
                     lab_name(p), name, lab_name(p));
@@ -211,26 +207,6 @@ int lab_params_set(struct lab_params *p, const char *name, const char *text, FIL
     }
     v->given = true;
     return 0;
-}
-
-int lab_params_set_value(struct lab_params *p, const char *name, const struct ast_value *val,
-                         FILE *err)
-{
-    switch (val->kind) {
-    case VAL_BOOL:
-        return lab_params_set(p, name, val->boolean ? "true" : "false", err);
-    case VAL_NUMBER: {
-        /* 75% means 0.75 for a parameter; a plain number keeps its written form. */
-        char buf[40];
-        if (val->percent)
-            snprintf(buf, sizeof buf, "%.17g", val->num / 100.0);
-        else
-            snprintf(buf, sizeof buf, "%.17g", val->num);
-        return lab_params_set(p, name, buf, err);
-    }
-    default:
-        return lab_params_set(p, name, val->str ? val->str : "", err);
-    }
 }
 
 /* The name of the parameter whose alias is s (`-b` → minbytes), or NULL. */

@@ -36,8 +36,6 @@ void lab_params_free(struct lab_params *p);
  */
 int lab_params_set(struct lab_params *p, const char *name, const char *text, FILE *err);
 
-/* Set name from a quiz value (lab NAME (name = value)); same errors. */
-int lab_params_set_value(struct lab_params *p, const char *name, const struct ast_value *v, FILE *err);
 
 /*
  * Take every `--NAME VALUE` / `--NAME=VALUE` / boolean `--NAME` / `--no-NAME`

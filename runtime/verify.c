@@ -2,17 +2,16 @@
  * verify.c — `labrun --verify QUIZ.qz`: every `lab NAME (k = v) expect ...`
  * claim of a quiz, run and compared.
  *
- * The quiz is read with libqz (includes followed) but its lab references are
- * resolved here, one by one, so that a claim naming an unknown lab, parameter
- * or metric becomes a failed row with its reason instead of stopping the run.
+ * The quiz is read with libqz (includes followed) and its lab references are
+ * checked with libqz's own checks (labref.h), one by one, so that a claim
+ * naming an unknown lab, parameter or metric becomes a failed row with its
+ * reason instead of stopping the run.
  * Claims that name the same lab with the same parameter values (defaults
  * filled in) share one run.  Each run happens in a child process — a crash
  * fails that run's claims only — and up to `jobs` runs go at once; a child
  * hands its metrics back through a temporary file.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,32 +79,6 @@ static void keep_first(void *ctx, enum diag_level level, const struct src_loc *l
         *first = xstrdup(msg);
 }
 
-/* The lab folder along the path whose name is nearest to name (a new string), or NULL. */
-static char *near_lab(const struct qz_labpath *path, const char *name)
-{
-    char *best = NULL;
-    int bd = (int)strlen(name) / 3 + 1;
-    for (size_t i = 0; i < path->dirs.n; i++) {
-        DIR *dp = opendir(path->dirs.items[i]);
-        struct dirent *e;
-        while (dp && (e = readdir(dp)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            int d = edit_distance(name, e->d_name);
-            char *dir = NULL;
-            if (d < bd && (dir = qz_find_lab(path, e->d_name)) != NULL) {
-                free(best);
-                best = xstrdup(e->d_name);
-                bd = d;
-            }
-            free(dir);
-        }
-        if (dp)
-            closedir(dp);
-    }
-    return best;
-}
-
 static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labref *ref)
 {
     for (size_t i = 0; i < v->labs.n; i++)
@@ -114,7 +87,7 @@ static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labre
     struct labinfo li = { .name = xstrdup(ref->name) };
     char *dir = qz_find_lab(&v->path, ref->name);
     if (!dir) {
-        char *near = near_lab(&v->path, ref->name);
+        char *near = qz_near_lab(&v->path, ref->name);
         if (near)
             li.error = xasprintf("no lab '%s' along the search path; did you mean '%s'?", ref->name, near);
         else
@@ -141,29 +114,40 @@ static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labre
     return &v->labs.items[v->labs.n - 1];
 }
 
-/* Set the reference's arguments; NULL and *error set on the first bad one. */
-static struct lab_params *make_params(const struct labinfo *li, const struct ast_labref *ref, char **error)
+/*
+ * What libqz says of part of a reference, as one line: the first error a
+ * check reports (a new string), or NULL when there was none.
+ */
+static char *first_error(const struct labinfo *li, const struct ast_question *q, const struct ast_labref *ref,
+                         const struct ast_expect *e)
+{
+    struct diag *d = diag_new(NULL);
+    char *first = NULL;
+    d->hook = keep_first;
+    d->hook_ctx = &first;
+    if (e)
+        qz_check_expect(d, ref, e, li->def, q->kind);
+    else
+        qz_check_args(d, ref, li->def);
+    diag_free(d);
+    return first;
+}
+
+/* The reference's arguments, each canonical (qz_param_canon), over the lab's defaults. */
+static struct lab_params *make_params(const struct labinfo *li, const struct ast_labref *ref)
 {
     struct lab_params *p = lab_params_new(li->def);
     for (size_t i = 0; i < ref->args.n; i++) {
-        char *msg = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&msg, &len);
-        int rc = lab_params_set_value(p, ref->args.items[i].name, &ref->args.items[i].value, m);
-        fclose(m);
+        const struct ast_arg *a = &ref->args.items[i];
+        char *why = NULL, *canon = qz_param_canon(qz_lab_param(li->def, a->name), &a->value, &why);
+        /* qz_check_args passed: every value fits, and labrun takes its canonical text. */
+        int rc = canon ? lab_params_set(p, a->name, canon, stderr) : -1;
+        free(why);
+        free(canon);
         if (rc != 0) {
-            /* "labrun: error: LAB: --NAME: ..." is for a command line; keep the reason. */
-            const char *why = strstr(msg, "error: ") ? strstr(msg, "error: ") + 7 : msg;
-            *error = xstrndup(why, strcspn(why, "\n"));
-            if (!**error) {
-                free(*error);
-                *error = xasprintf("lab '%s' has no parameter '%s'", ref->name, ref->args.items[i].name);
-            }
-            free(msg);
             lab_params_free(p);
             return NULL;
         }
-        free(msg);
     }
     return p;
 }
@@ -195,35 +179,13 @@ static int group_for(struct verify *v, const struct labinfo *li, struct lab_para
     return (int)v->groups.n - 1;
 }
 
-/* The nearest declared metric, for "did you mean". */
-static const char *near_metric(const struct ast_labdef *def, const char *name)
+static char *expect_error(const struct labinfo *li, const struct ast_question *q, const struct ast_labref *ref,
+                          const struct ast_expect *e)
 {
-    const char *best = NULL;
-    int bd = 4;
-    for (size_t i = 0; i < def->metrics.n; i++) {
-        int d = edit_distance(name, def->metrics.items[i].name);
-        if (d < bd) {
-            bd = d;
-            best = def->metrics.items[i].name;
-        }
-    }
-    return best;
-}
-
-static char *expect_error(const struct labinfo *li, const struct ast_question *q, const struct ast_expect *e)
-{
-    if (!qz_lab_metric(li->def, e->metric)) {
-        const char *near = near_metric(li->def, e->metric);
-        if (near)
-            return xasprintf("lab '%s' reports no metric '%s'; did you mean '%s'?", li->name, e->metric, near);
-        return xasprintf("lab '%s' reports no metric '%s'", li->name, e->metric);
-    }
-    if (e->of_answer && (q->kind != Q_NUMERIC || !q->has_answer))
-        return xasprintf("'within ... of answer' needs a numeric question with an answer (%s is %s)",
-                         q->id, ast_qkind_name(q->kind));
-    if (!e->of_answer && e->value.kind != VAL_NUMBER)
-        return xasprintf("expect compares '%s' with a number", e->metric);
-    return NULL;
+    char *why = first_error(li, q, ref, e);
+    if (!why && e->of_answer && !q->has_answer)
+        why = xasprintf("'within ... of answer' needs a numeric question with an answer (%s has none)", q->id);
+    return why;
 }
 
 static void collect(struct verify *v, const struct qz_course *c)
@@ -233,12 +195,14 @@ static void collect(struct verify *v, const struct qz_course *c)
         for (size_t r = 0; r < q->labs.n; r++) {
             const struct ast_labref *ref = &q->labs.items[r];
             const struct labinfo *li = lookup_lab(v, ref);
-            char *referr = li->error ? xstrdup(li->error) : NULL;
-            struct lab_params *p = referr ? NULL : make_params(li, ref, &referr);
+            char *referr = li->error ? xstrdup(li->error) : first_error(li, q, ref, NULL);
+            struct lab_params *p = referr ? NULL : make_params(li, ref);
+            if (!referr && !p)
+                referr = xasprintf("lab '%s': labrun does not take these values", ref->name);
             int g = -1;
             for (size_t k = 0; k < ref->expects.n; k++) {
                 struct claim cl = { .q = q, .ref = ref, .e = &ref->expects.items[k], .group = -1 };
-                cl.error = referr ? xstrdup(referr) : expect_error(li, q, cl.e);
+                cl.error = referr ? xstrdup(referr) : expect_error(li, q, ref, cl.e);
                 if (!cl.error) {
                     if (g < 0) {
                         g = group_for(v, li, p);
@@ -505,15 +469,10 @@ int verify_quiz(const struct verify_opts *o, const char *path)
 
     for (size_t i = 0; i < o->extra.dirs.n; i++)
         qz_labpath_add(&v.path, o->extra.dirs.items[i]);
-    char *copy = xstrdup(path);
-    char *beside = xasprintf("%s/labs", dirname(copy));
-    qz_labpath_add(&v.path, beside);
-    qz_labpath_add(&v.path, "labs");
-    free(beside);
-    free(copy);
+    qz_labpath_defaults(&v.path, path);
 
     struct diag *d = diag_new(v.err);
-    struct qz_course *c = qz_load(d, path, NULL);
+    struct qz_course *c = qz_load(d, path);
     if (!c || diag_errors(d)) {
         diag_summary(d);
         qz_course_free(c);

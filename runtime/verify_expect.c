@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "labref.h"
 #include "verify.h"
 
 void verify_fmt_num(char *buf, size_t n, double x)
@@ -15,13 +16,12 @@ void verify_fmt_num(char *buf, size_t n, double x)
         snprintf(buf, n, "%.4g", x);
 }
 
-static double value_of(const struct ast_value *v) { return v->percent ? v->num / 100 : v->num; }
 
 bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double m,
                    char *expected, size_t n)
 {
     char a[64], b[64];
-    double y = value_of(&e->value);
+    double y = qz_value_number(&e->value);
     verify_fmt_num(a, sizeof a, y);
     switch (e->op) {
     case CMP_LT: snprintf(expected, n, "< %s", a); return m < y;
@@ -32,7 +32,7 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
     case CMP_WITHIN:
         break;
     }
-    double tol = value_of(&e->tolerance);
+    double tol = qz_value_number(&e->tolerance);
     verify_fmt_num(b, sizeof b, tol);
     if (!e->of_answer) {
         snprintf(expected, n, "within %s of %s", b, a);
@@ -40,14 +40,14 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
     }
     const struct ast_numeric *k = &q->numeric;
     if (k->kind == NUM_RANGE) {
-        double lo = value_of(&k->lo), hi = value_of(&k->hi);
+        double lo = qz_value_number(&k->lo), hi = qz_value_number(&k->hi);
         char l[64], h[64];
         verify_fmt_num(l, sizeof l, lo);
         verify_fmt_num(h, sizeof h, hi);
         snprintf(expected, n, "within %s of %s..%s", b, l, h);
         return m >= lo - tol && m <= hi + tol;
     }
-    y = value_of(&k->value);
+    y = qz_value_number(&k->value);
     verify_fmt_num(a, sizeof a, y);
     snprintf(expected, n, "within %s of %s (answer)", b, a);
     return fabs(m - y) <= tol;

@@ -57,7 +57,10 @@ void capture_free(struct capture *c)
 
 struct qz_course *capture_load(struct capture *c, const char *path)
 {
-    return qz_load(c->d, path, &c->labs);
+    struct qz_course *course = qz_load(c->d, path);
+    if (course)
+        qz_resolve_labs(c->d, course, &c->labs);
+    return course;
 }
 
 char *capture_write(struct capture *c, const char *name, const char *text)

@@ -40,7 +40,7 @@ static void compile(struct qz_course *c)
 {
     course = c;
     cr_assert_not_null(course);
-    cr_assert(check_course(cap->d, course), "checks failed:%s", capture_dump(cap));
+    cr_assert(check_course(cap->d, course, NULL), "checks failed:%s", capture_dump(cap));
     cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "got:%s", capture_dump(cap));
     cr_assert_eq(emit_course_xml(course, &xml, cap->d), 0, "emit failed:%s", capture_dump(cap));
 }
@@ -139,9 +139,9 @@ Test(emit_xml, the_golden_documents_are_valid_against_the_schema)
 
 Test(emit_xml, the_seed_quiz_gives_a_valid_document)
 {
-    course = qz_load(cap->d, "quizzes/paralelisme.qz", NULL);
+    course = qz_load(cap->d, "quizzes/paralelisme.qz");
     cr_assert_not_null(course);
-    cr_assert(check_course(cap->d, course), "got:%s", capture_dump(cap));
+    cr_assert(check_course(cap->d, course, NULL), "got:%s", capture_dump(cap));
     cr_assert_eq(emit_course_xml(course, &xml, cap->d), 0);
     cr_expect_eq(validate(&xml), 0, "not valid:\n%s", xml.data);
     cr_expect_geq(course->questions.n, 8, "the seed's eight questions at least");
@@ -219,6 +219,18 @@ Test(emit_xml, labs_carry_their_command_parameters_and_expectations)
     expect_xpath("string(//c:lab/c:expect[2]/@op)", "gt");
     expect_xpath("string(//c:snippet/@file)", "pipe.c");
     expect_xpath("string(//c:snippet/@lang)", "c");
+}
+
+Test(emit_xml, lab_values_are_spelt_as_labrun_takes_them_in_the_command_and_the_parameters)
+{
+    compile_file("tests/data/compiler/spellings.qz");
+    expect_xpath("string(//c:lab/@command)", "labrun labs/pipe --stages 4 --microbatches 10 --rate 0.5 --schedule 1f1b");
+    expect_xpath("string(//c:lab/c:param[1]/@value)", "4");
+    expect_xpath("string(//c:lab/c:param[2]/@value)", "10");
+    expect_xpath("string(//c:lab/c:param[3]/@value)", "0.5");
+    /* A claim's percentage is hundredths, as labrun --verify reads it. */
+    expect_xpath("string(//c:lab/c:expect[1]/@tolerance)", "0.05");
+    expect_xpath("string(//c:lab/c:expect[2]/@value)", "100");
 }
 
 Test(emit_xml, numbers_are_written_in_their_shortest_exact_form)

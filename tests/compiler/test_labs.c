@@ -269,3 +269,64 @@ Test(labs, parameters_and_metrics_are_found_by_name)
     cr_expect_null(qz_lab_metric(def, "stages"));
     ast_labdef_free(def);
 }
+
+/* ---- one spelling of a value ---- */
+
+struct spelling {
+    const char *arg;        /* name = value, as written in the quiz */
+    const char *canon;      /* what every output carries; NULL: an error */
+    const char *error;      /* the error when canon is NULL */
+};
+
+static const struct spelling spellings[] = {
+    { .arg = "stages = 4", .canon = "4" },
+    { .arg = "stages = 4.0", .canon = "4" },
+    { .arg = "stages = 1e1", .canon = "10" },
+    { .arg = "stages = 6.4e1", .canon = "64" },
+    { .arg = "stages = 4.5", .error = "parameter 'stages' takes an integer, got 4.5" },
+    { .arg = "stages = 400%", .error = "parameter 'stages' takes an integer, got 400%" },
+    { .arg = "stages = 65", .error = "stages = 65 is out of range 1..64" },
+    { .arg = "rate = 0.25", .canon = "0.25" },
+    { .arg = "rate = 50%", .canon = "0.5" },
+    { .arg = "rate = 2.5e-1", .canon = "0.25" },
+    { .arg = "rate = 1", .canon = "1" },
+    { .arg = "rate = 0.1", .canon = "0.1" },
+    { .arg = "rate = 150%", .error = "rate = 150% is out of range 0..1" },
+    { .arg = "schedule = 1f1b", .canon = "1f1b" },
+    { .arg = "schedule = \"gpipe\"", .canon = "gpipe" },
+    { .arg = "schedule = gpip", .error = "parameter 'schedule' takes one of naive|gpipe|1f1b, got 'gpip'; did you mean 'gpipe'?" },
+};
+
+Test(labs, every_value_has_one_spelling_that_quizc_the_player_and_verify_share)
+{
+    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+        const struct spelling *c = &spellings[i];
+        qz_course_free(course);
+        capture_free(cap);
+        cap = capture_new();
+        char *body = xasprintf("        answer true\n        lab pipe (%s)\n", c->arg);
+        load_question("truefalse", body);
+        free(body);
+        struct ast_labref *ref = &course->questions.items[0]->labs.items[0];
+        const struct ast_param *p = qz_lab_param(ref->def, ref->args.items[0].name);
+        cr_assert_not_null(p, "%s", c->arg);
+        char *why = NULL, *canon = qz_param_canon(p, &ref->args.items[0].value, &why);
+        if (c->canon) {
+            cr_expect_eq(capture_count(cap, DIAG_ERROR), 0, "%s:%s", c->arg, capture_dump(cap));
+            cr_expect(canon && strcmp(canon, c->canon) == 0, "%s: got %s, want %s", c->arg,
+                      canon ? canon : "(error)", c->canon);
+            char *cmd = qz_lab_command(ref), *want = xasprintf("labrun labs/pipe --%s %s", p->name, c->canon);
+            cr_expect_str_eq(cmd, want);
+            free(cmd);
+            free(want);
+        } else {
+            cr_expect_null(canon, "%s: got %s", c->arg, canon);
+            cr_expect(why && strcmp(why, c->error) == 0, "%s: said \"%s\"", c->arg, why ? why : "");
+            cr_expect_eq(capture_count(cap, DIAG_ERROR), 1, "%s:%s", c->arg, capture_dump(cap));
+            const struct rec *r = capture_nth(cap, DIAG_ERROR, 0);
+            cr_expect(r && strcmp(r->msg, c->error) == 0, "%s: quizc said \"%s\"", c->arg, r ? r->msg : "");
+        }
+        free(canon);
+        free(why);
+    }
+}

@@ -1,7 +1,7 @@
 /*
  * fuzz_quizc.c — libFuzzer harness over the whole quizc front end: the input
- * becomes the root file of a sandbox folder, is loaded with its includes and
- * labs (qz_load), checked (check_course) and, when it is a valid quiz,
+ * becomes the root file of a sandbox folder, is loaded with its includes
+ * (qz_load), checked with its labs resolved (check_course) and, when it is a valid quiz,
  * rendered by every emitter into memory.
  *
  * Beyond "no crash, no leak, no undefined behaviour" it asserts what must
@@ -190,11 +190,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     sandbox_write("root.qz", data, size);
     struct diag *d = diag_new(diag_out);
-    struct qz_course *c = qz_load(d, sandbox_path("root.qz"), &labpath);
+    struct qz_course *c = qz_load(d, sandbox_path("root.qz"));
     if (!c)
         fail("qz_load returned NULL for a readable file", NULL);
     /* The CLI checks a loaded course even after syntax errors, to report everything at once. */
-    check_course(d, c);
+    check_course(d, c, &labpath);
     if (diag_errors(d) == 0)
         emit_all(c, d, size > 0 ? data[size - 1] : 0);
     diag_summary(d);

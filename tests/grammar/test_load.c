@@ -33,7 +33,7 @@ static void assert_error_in(int i, const char *path, int line, int col, const ch
 
 Test(load, included_questions_are_spliced_where_the_include_stands)
 {
-    course = qz_load(cap.d, DATA "root.qz", NULL);
+    course = qz_load(cap.d, DATA "root.qz");
     cr_assert_not_null(course);
     cr_assert_eq(cap_errors(&cap), 0, "%s", cap.n ? cap.recs[0].msg : "");
     cr_assert_not_null(course->quiz);
@@ -52,7 +52,7 @@ Test(load, included_questions_are_spliced_where_the_include_stands)
 
 Test(load, an_include_cycle_is_reported_at_the_include_with_its_chain)
 {
-    course = qz_load(cap.d, DATA "cycle/a.qz", NULL);
+    course = qz_load(cap.d, DATA "cycle/a.qz");
     cr_assert_not_null(course);
     cr_assert_eq(cap_errors(&cap), 1);
     assert_error_in(0, DATA "cycle/b.qz", 2, 1,
@@ -69,7 +69,7 @@ Test(load, an_include_cycle_is_reported_at_the_include_with_its_chain)
 
 Test(load, a_file_that_includes_itself_is_a_cycle)
 {
-    course = qz_load(cap.d, DATA "cycle/self.qz", NULL);
+    course = qz_load(cap.d, DATA "cycle/self.qz");
     cr_assert_eq(cap_errors(&cap), 1);
     assert_error_in(0, DATA "cycle/self.qz", 2, 1,
                     "include cycle: " DATA "cycle/self.qz \xE2\x86\x92 " DATA "cycle/self.qz");
@@ -78,7 +78,7 @@ Test(load, a_file_that_includes_itself_is_a_cycle)
 
 Test(load, missing_folder_and_quiz_includes_are_reported_at_the_include)
 {
-    course = qz_load(cap.d, DATA "broken.qz", NULL);
+    course = qz_load(cap.d, DATA "broken.qz");
     cr_assert_not_null(course);
     cr_assert_eq(cap_errors(&cap), 3);
     assert_error_in(0, DATA "broken.qz", 3, 5, "cannot read '" DATA "no-such-file.qz'");
@@ -94,14 +94,14 @@ Test(load, missing_folder_and_quiz_includes_are_reported_at_the_include)
 
 Test(load, errors_inside_an_included_file_name_that_file)
 {
-    course = qz_load(cap.d, DATA "errors-in-include.qz", NULL);
+    course = qz_load(cap.d, DATA "errors-in-include.qz");
     cr_assert_eq(cap_errors(&cap), 1);
     assert_error_in(0, DATA "inc/bad.qz", 2, 5, "unknown statement 'promt' in single question 'x'");
 }
 
 Test(load, a_root_that_cannot_be_read_gives_no_course)
 {
-    course = qz_load(cap.d, DATA "absent.qz", NULL);
+    course = qz_load(cap.d, DATA "absent.qz");
     cr_assert_null(course);
     cr_assert_eq(cap_errors(&cap), 1);
     const struct rec *r = cap_error(&cap, 0);
@@ -111,7 +111,7 @@ Test(load, a_root_that_cannot_be_read_gives_no_course)
 
 Test(load, labs_are_left_alone_without_a_search_path)
 {
-    course = qz_load(cap.d, DATA "labs.qz", NULL);
+    course = qz_load(cap.d, DATA "labs.qz");
     cr_assert_eq(cap_errors(&cap), 0);
     cr_assert_eq(course->labs.n, 0);
     cr_assert_null(course->questions.items[0]->labs.items[0].def);
@@ -121,7 +121,8 @@ Test(load, labs_are_resolved_along_the_search_path)
 {
     struct qz_labpath path = { 0 };
     qz_labpath_add(&path, DATA "labs");
-    course = qz_load(cap.d, DATA "labs.qz", &path);
+    course = qz_load(cap.d, DATA "labs.qz");
+    qz_resolve_labs(cap.d, course, &path);
     qz_labpath_clear(&path);
     cr_assert_eq(course->labs.n, 1);
     cr_assert_str_eq(course->labs.items[0]->name, "tiny");
@@ -146,7 +147,7 @@ Test(load, parsing_a_lab_manifest_gives_its_definition)
 
 Test(load, a_quiz_with_every_construct_loads_without_error)
 {
-    course = qz_load(cap.d, DATA "all-constructs.qz", NULL);
+    course = qz_load(cap.d, DATA "all-constructs.qz");
     cr_assert_eq(cap_errors(&cap), 0, "%s at %d:%d", cap.n ? cap.recs[0].msg : "", cap.n ? cap.recs[0].line : 0,
                  cap.n ? cap.recs[0].col : 0);
     const struct ast_quiz *q = course->quiz;
@@ -183,7 +184,7 @@ Test(load, a_quiz_with_every_construct_loads_without_error)
 
 Test(load, a_file_included_twice_is_reported_at_the_second_include)
 {
-    course = qz_load(cap.d, DATA "twice.qz", NULL);
+    course = qz_load(cap.d, DATA "twice.qz");
     cr_assert_eq(cap_errors(&cap), 1);
     assert_error_in(0, DATA "twice.qz", 4, 5, "'" DATA "inc/../leaf.qz' is already included");
     const struct rec *note = cap_find(&cap, "is first included here");
@@ -207,7 +208,7 @@ Test(load, includes_nest_at_most_a_hundred_deep)
         free(path);
     }
     char *root = xasprintf("%s/f0.qz", dir);
-    course = qz_load(cap.d, root, NULL);
+    course = qz_load(cap.d, root);
     free(root);
     cr_assert_eq(cap_errors(&cap), 1);
     const struct rec *r = cap_error(&cap, 0);

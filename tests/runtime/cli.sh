@@ -30,7 +30,7 @@ expect "help lists parameters with ranges" 0 '--stages 1\.\.64 +pipeline stages 
 expect "help lists metrics" 0 'bubble_fraction' -- labs/bubble --help
 expect "out of range names parameter and range" 2 "--stages: '100' is out of range; allowed: 1\.\.64" -- labs/bubble --stages 100
 expect "a bad choice lists the choices" 2 "allowed: naive\|gpipe\|1f1b" -- bubble --schedule zigzag
-expect "a misspelt parameter gets a suggestion" 2 'did you mean --microbatches' -- bubble --microbatch 4
+expect "a misspelt parameter gets a suggestion" 2 "did you mean '--microbatches'" -- bubble --microbatch 4
 expect "a parameter without a value" 2 '--stages needs a value' -- bubble --stages
 expect "an unknown lab" 2 "no lab 'nosuch'" -- nosuch
 expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|nccl-sim\|cuda\|mpi" -- bubble --backend quantum

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "labref.h"
 #include "params.h"
 #include "qz.h"
 
@@ -105,7 +106,7 @@ Test(params, an_enum_parameter_lists_its_choices_when_given_another)
 Test(params, a_misspelt_parameter_gets_a_suggestion)
 {
     cr_assert_eq(lab_params_set(params, "stage", "3", err), -1);
-    cr_assert(strstr(errors(), "did you mean --stages?"), "message: %s", errors());
+    cr_assert(strstr(errors(), "did you mean '--stages'?"), "message: %s", errors());
 }
 
 Test(params, a_boolean_can_be_turned_off_with_no)
@@ -125,20 +126,31 @@ Test(params, a_parameter_without_its_value_is_an_error)
     cr_assert(strstr(errors(), "--stages needs a value; allowed: 1..64"), "message: %s", errors());
 }
 
-Test(params, quiz_values_set_parameters_as_the_command_line_does)
+/* A quiz value through libqz's canonical form, as --verify sets it. */
+static int set_quiz_value(const char *name, const struct ast_value *v)
 {
-    struct ast_value four = { .kind = VAL_NUMBER, .num = 4, .integral = true, .str = "4" };
+    char *why = NULL, *canon = qz_param_canon(lab_params_get(params, name)->decl, v, &why);
+    int rc = canon ? lab_params_set(params, name, canon, err) : -1;
+    free(canon);
+    free(why);
+    return rc;
+}
+
+Test(params, quiz_values_in_canonical_form_set_parameters_as_the_command_line_does)
+{
+    struct ast_value four = { .kind = VAL_NUMBER, .num = 4, .str = "4.0" };
     struct ast_value half = { .kind = VAL_NUMBER, .num = 50, .percent = true, .str = "50%" };
     struct ast_value sched = { .kind = VAL_IDENT, .str = "naive" };
     struct ast_value yes = { .kind = VAL_BOOL, .boolean = true };
-    cr_assert_eq(lab_params_set_value(params, "stages", &four, err), 0);
-    cr_assert_eq(lab_params_set_value(params, "rate", &half, err), 0);
-    cr_assert_eq(lab_params_set_value(params, "schedule", &sched, err), 0);
-    cr_assert_eq(lab_params_set_value(params, "verbose", &yes, err), 0);
+    cr_assert_eq(set_quiz_value("stages", &four), 0);
+    cr_assert_eq(set_quiz_value("rate", &half), 0);
+    cr_assert_eq(set_quiz_value("schedule", &sched), 0);
+    cr_assert_eq(set_quiz_value("verbose", &yes), 0);
+    cr_assert_eq(lab_param_int(params, "stages"), 4);
     cr_assert_float_eq(lab_param_real(params, "rate"), 0.5, 1e-15);
     cr_assert_str_eq(lab_param_str(params, "schedule"), "naive");
     struct ast_value big = { .kind = VAL_NUMBER, .num = 65, .integral = true, .str = "65" };
-    cr_assert_eq(lab_params_set_value(params, "stages", &big, err), -1);
+    cr_assert_eq(set_quiz_value("stages", &big), -1);
 }
 
 Test(params, allowed_values_and_current_values_are_spelt_as_on_the_command_line)

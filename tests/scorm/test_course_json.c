@@ -38,7 +38,7 @@ static void load(const char *path, enum scorm_version v)
 {
     course = capture_load(cap, path);
     cr_assert_not_null(course);
-    check_course(cap->d, course);
+    check_course(cap->d, course, NULL);
     cr_assert_eq(diag_errors(cap->d), 0, "%s", capture_dump(cap));
     struct emit_opts o = { .scorm = v };
     char *s = scorm_quiz_json(course, &o);
@@ -161,6 +161,20 @@ Test(quiz_data, a_lab_gives_its_labrun_command_expectations_and_snippet)
     const char *code = json_string_value(json_object_get(s, "code"));
     cr_assert(code && strlen(code) > 0);
     cr_assert_null(strstr(code, "// snippet:"), "the markers are not part of the region");
+}
+
+Test(quiz_data, lab_values_are_spelt_as_in_course_xml)
+{
+    load("tests/data/compiler/spellings.qz", SCORM_12);
+    json_t *lab = json_array_get(json_object_get(question("share"), "labs"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(lab, "command")),
+                     "labrun labs/pipe --stages 4 --microbatches 10 --rate 0.5 --schedule 1f1b");
+    json_t *args = json_object_get(lab, "args");
+    cr_assert_eq(json_integer_value(json_array_get(json_array_get(args, 0), 1)), 4);
+    cr_assert_eq(json_integer_value(json_array_get(json_array_get(args, 1), 1)), 10);
+    cr_assert_float_eq(json_number_value(json_array_get(json_array_get(args, 2), 1)), 0.5, 1e-15);
+    json_t *x = json_array_get(json_object_get(lab, "expects"), 0);
+    cr_assert_float_eq(json_number_value(json_object_get(x, "tolerance")), 0.05, 1e-15);
 }
 
 Test(quiz_data, author_markup_stays_a_string)

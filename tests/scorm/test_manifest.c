@@ -59,7 +59,7 @@ static void package(const char *path, enum scorm_version v)
 {
     course = capture_load(cap, path);
     cr_assert_not_null(course);
-    check_course(cap->d, course);
+    check_course(cap->d, course, NULL);
     cr_assert_eq(diag_errors(cap->d), 0, "%s", capture_dump(cap));
     struct emit_opts o = { .scorm = v };
     cr_assert_eq(emit_scorm_files(course, &o, &files, cap->d), 0, "%s", capture_dump(cap));

@@ -1,0 +1,221 @@
+/*
+ * labref.c — a `lab` line's values as labrun takes them, and its command
+ * line (labref.h).  quizc's checks, course.xml, the player's data and labrun
+ * --verify all go through qz_param_canon, so `stages = 4.0` is `--stages 4`
+ * everywhere and a percentage means the same to each of them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labref.h"
+#include "util.h"
+
+double qz_value_number(const struct ast_value *v)
+{
+    return v->percent ? v->num / 100 : v->num;
+}
+
+/* A number as an author would write it: 64, not 64.000000 or 6.4e+01. */
+static void fmt_bound(char *buf, size_t n, double x)
+{
+    if (x == trunc(x) && fabs(x) < 1e15)
+        snprintf(buf, n, "%.0f", x);
+    else
+        snprintf(buf, n, "%g", x);
+}
+
+/* The shortest text strtod reads back as exactly x. */
+static char *shortest(double x)
+{
+    char buf[40];
+    if (x == trunc(x) && fabs(x) < 1e15) {
+        snprintf(buf, sizeof buf, "%.0f", x);
+        return xstrdup(buf);
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return xstrdup(buf);
+}
+
+/* How a value is named in "got ..." messages; a new string. */
+char *qz_describe_value(const struct ast_value *v)
+{
+    switch (v->kind) {
+    case VAL_NUMBER: return xasprintf("%s", v->str ? v->str : "a number");
+    case VAL_IDENT:  return xasprintf("'%s'", v->str);
+    case VAL_STRING: return xasprintf("the string \"%s\"", v->str);
+    case VAL_BOOL:   return xasprintf("%s", v->boolean ? "true" : "false");
+    }
+    return xstrdup("?");
+}
+
+/* "naive|gpipe|1f1b"; a new string. */
+static char *choice_list(const struct ast_param *p)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < p->choices.n; i++)
+        n += strlen(p->choices.items[i]) + 1;
+    char *s = xmalloc(n);
+    s[0] = '\0';
+    for (size_t i = 0; i < p->choices.n; i++) {
+        if (i)
+            strcat(s, "|");
+        strcat(s, p->choices.items[i]);
+    }
+    return s;
+}
+
+static char *in_range(const struct ast_param *p, const struct ast_value *v, double x, char **why)
+{
+    if (x >= p->lo && x <= p->hi)
+        return shortest(x);
+    char lo[32], hi[32];
+    fmt_bound(lo, sizeof lo, p->lo);
+    fmt_bound(hi, sizeof hi, p->hi);
+    *why = xasprintf("%s = %s is out of range %s..%s", p->name, v->str ? v->str : "?", lo, hi);
+    return NULL;
+}
+
+static char *choice(const struct ast_param *p, const struct ast_value *v, const char *got, char **why)
+{
+    const char *word = v->kind == VAL_BOOL ? (v->boolean ? "true" : "false") : v->str;
+    struct qz_near near;
+    qz_near_init(&near, word);
+    for (size_t i = 0; word && i < p->choices.n; i++) {
+        if (strcmp(word, p->choices.items[i]) == 0)
+            return xstrdup(word);
+        qz_near_offer(&near, p->choices.items[i]);
+    }
+    char *list = choice_list(p);
+    if (near.best)
+        *why = xasprintf("parameter '%s' takes one of %s, got %s; did you mean '%s'?", p->name, list, got,
+                         near.best);
+    else
+        *why = xasprintf("parameter '%s' takes one of %s, got %s", p->name, list, got);
+    free(list);
+    return NULL;
+}
+
+char *qz_param_canon(const struct ast_param *p, const struct ast_value *v, char **why)
+{
+    *why = NULL;
+    char *got = qz_describe_value(v), *canon = NULL;
+    switch (p->type) {
+    case PARAM_INT:
+        if (v->kind != VAL_NUMBER || v->percent || v->num != trunc(v->num))
+            *why = xasprintf("parameter '%s' takes an integer, got %s", p->name, got);
+        else
+            canon = in_range(p, v, v->num, why);
+        break;
+    case PARAM_REAL:
+        if (v->kind != VAL_NUMBER)
+            *why = xasprintf("parameter '%s' takes a number, got %s", p->name, got);
+        else
+            canon = in_range(p, v, qz_value_number(v), why);
+        break;
+    case PARAM_ENUM:
+        canon = choice(p, v, got, why);
+        break;
+    case PARAM_BOOL:
+        if (v->kind != VAL_BOOL)
+            *why = xasprintf("parameter '%s' takes true or false, got %s", p->name, got);
+        else
+            canon = xstrdup(v->boolean ? "true" : "false");
+        break;
+    case PARAM_STRING:
+        if (v->kind != VAL_STRING)
+            *why = xasprintf("parameter '%s' takes a string, got %s", p->name, got);
+        else
+            canon = xstrdup(v->str ? v->str : "");
+        break;
+    }
+    free(got);
+    return canon;
+}
+
+/* ---- The command line --------------------------------------------------- */
+
+/* A growing string. */
+struct text {
+    char *s;
+    size_t n, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+    if (t->n + n + 1 > t->cap) {
+        t->cap = (t->n + n + 1) * 2;
+        t->s = xrealloc(t->s, t->cap);
+    }
+    memcpy(t->s + t->n, s, n);
+    t->n += n;
+    t->s[t->n] = '\0';
+}
+
+static void puts_(struct text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+/* s quoted for a POSIX shell when it needs it, so the command can be pasted. */
+static void shell_word(struct text *t, const char *s)
+{
+    bool plain = *s != '\0';
+    for (const char *c = s; *c && plain; c++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%", *c) != NULL;
+    if (plain) {
+        puts_(t, s);
+        return;
+    }
+    put(t, "'", 1);
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'')
+            put(t, "'\\''", 4);
+        else
+            put(t, c, 1);
+    }
+    put(t, "'", 1);
+}
+
+/* The value as written, for one that does not fit its parameter (its error is reported elsewhere). */
+static char *as_written(const struct ast_value *v)
+{
+    switch (v->kind) {
+    case VAL_NUMBER: return v->str ? xstrdup(v->str) : shortest(v->num);
+    case VAL_BOOL:   return xstrdup(v->boolean ? "true" : "false");
+    case VAL_IDENT:
+    case VAL_STRING: return xstrdup(v->str ? v->str : "");
+    }
+    return xstrdup("");
+}
+
+char *qz_arg_value(const struct ast_labref *ref, const struct ast_arg *a)
+{
+    const struct ast_param *p = ref->def ? qz_lab_param(ref->def, a->name) : NULL;
+    char *why = NULL;
+    char *v = p ? qz_param_canon(p, &a->value, &why) : NULL;
+    free(why);
+    return v ? v : as_written(&a->value);
+}
+
+char *qz_lab_command(const struct ast_labref *ref)
+{
+    struct text t = { 0 };
+    puts_(&t, "labrun labs/");
+    shell_word(&t, ref->name ? ref->name : "");
+    for (size_t i = 0; i < ref->args.n; i++) {
+        const struct ast_arg *a = &ref->args.items[i];
+        char *v = qz_arg_value(ref, a);
+        puts_(&t, " --");
+        shell_word(&t, a->name);
+        put(&t, " ", 1);
+        shell_word(&t, v);
+        free(v);
+    }
+    return t.s;
+}

@@ -1,0 +1,196 @@
+/*
+ * snippet.c — `snippet LAB:REGION`: the region between `// snippet: REGION`
+ * and `// end snippet` cut out of a lab's sources, so the code a learner
+ * reads with a question is the code that runs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "labref.h"
+#include "util.h"
+
+static bool snippet_ext(const char *name)
+{
+    static const char *const exts[] = { ".c", ".h", ".cu", ".cuh", ".py", ".sh", ".qz" };
+    const char *dot = strrchr(name, '.');
+    if (!dot)
+        return false;
+    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+        if (strcmp(dot, exts[i]) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * Classify a line: a start marker `// snippet: NAME` (or `# snippet: NAME`)
+ * returns 1 with the name in *name and *nlen, an end marker `// end snippet`
+ * returns -1, anything else 0.
+ */
+static int marker(const char *line, size_t len, const char **name, size_t *nlen)
+{
+    const char *p = line, *end = line + len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p >= 2 && p[0] == '/' && p[1] == '/')
+        p += 2;
+    else if (p < end && *p == '#')
+        p++;
+    else
+        return 0;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        end--;
+    if ((size_t)(end - p) == strlen("end snippet") && memcmp(p, "end snippet", 11) == 0)
+        return -1;
+    if (end - p < 8 || memcmp(p, "snippet:", 8) != 0)
+        return 0;
+    p += 8;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    *name = p;
+    *nlen = (size_t)(end - p);
+    return 1;
+}
+
+static size_t indent_of(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* The region in text, dedented, or NULL.  Nested regions' markers are dropped. */
+static char *cut_region(const char *text, size_t tlen, const char *region)
+{
+    struct { const char *p; size_t n; } *lines = NULL;
+    size_t nlines = 0, cap = 0;
+    int depth = 0;
+    bool done = false;
+    const char *p = text, *end = text + tlen;
+
+    while (p < end && !done) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        const char *name;
+        size_t nlen;
+        int m = marker(p, len, &name, &nlen);
+        if (depth == 0) {
+            if (m == 1 && nlen == strlen(region) && memcmp(name, region, nlen) == 0)
+                depth = 1;
+        } else if (m == 1) {
+            depth++;
+        } else if (m == -1) {
+            if (--depth == 0)
+                done = true;
+        } else {
+            if (len > 0 && p[len - 1] == '\r')
+                len--;
+            if (nlines == cap) {
+                cap = cap ? 2 * cap : 16;
+                lines = xrealloc(lines, cap * sizeof *lines);
+            }
+            lines[nlines].p = p;
+            lines[nlines].n = len;
+            nlines++;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    if (!done) {
+        free(lines);
+        return NULL;
+    }
+
+    /* Common indentation of the non-blank lines, as a byte prefix they share. */
+    size_t common = (size_t)-1;
+    const char *ref = NULL;
+    for (size_t i = 0; i < nlines; i++) {
+        size_t ind = indent_of(lines[i].p, lines[i].n);
+        if (ind == lines[i].n)
+            continue;
+        if (!ref) {
+            ref = lines[i].p;
+            common = ind;
+            continue;
+        }
+        size_t k = 0;
+        while (k < common && k < ind && lines[i].p[k] == ref[k])
+            k++;
+        common = k;
+    }
+    if (common == (size_t)-1)
+        common = 0;
+
+    size_t total = 1;
+    for (size_t i = 0; i < nlines; i++)
+        total += lines[i].n + 1;
+    /* Lines joined by newlines, none after the last: as a fenced code block's code. */
+    char *out = xmalloc(total), *o = out;
+    for (size_t i = 0; i < nlines; i++) {
+        size_t skip = lines[i].n < common ? lines[i].n : common;
+        if (i)
+            *o++ = '\n';
+        memcpy(o, lines[i].p + skip, lines[i].n - skip);
+        o += lines[i].n - skip;
+    }
+    *o = '\0';
+    free(lines);
+    return out;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Search dir (rel: its path relative to the lab) in name order, sub-folders included. */
+static char *snippet_in(const char *dir, const char *rel, const char *region, char **file, int depth)
+{
+    struct dirent **ents;
+    int n = scandir(dir, &ents, NULL, by_name);
+    if (n < 0)
+        return NULL;
+    char *found = NULL;
+    for (int i = 0; i < n; i++) {
+        const char *nm = ents[i]->d_name;
+        if (found || nm[0] == '.')
+            continue;
+        char *path = path_join(dir, nm);
+        char *relp = rel ? path_join(rel, nm) : xstrdup(nm);
+        struct stat st;
+        if (stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode) && depth < 4) {
+                found = snippet_in(path, relp, region, file, depth + 1);
+            } else if (S_ISREG(st.st_mode) && snippet_ext(nm)) {
+                size_t len;
+                char *text = read_file(path, &len);
+                if (text) {
+                    found = cut_region(text, len, region);
+                    free(text);
+                    if (found && file) {
+                        *file = relp;
+                        relp = NULL;
+                    }
+                }
+            }
+        }
+        free(path);
+        free(relp);
+    }
+    for (int i = 0; i < n; i++)
+        free(ents[i]);
+    free(ents);
+    return found;
+}
+
+char *qz_snippet(const char *dir, const char *region, char **file)
+{
+    if (file)
+        *file = NULL;
+    return snippet_in(dir, NULL, region, file, 0);
+}
+
