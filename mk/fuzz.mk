@@ -116,7 +116,8 @@ TSAN_DIR   := $(BUILD)/tsan
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 
 ifeq ($(TSAN_INNER),1)
-$(BUILD)/tests/tsan_threads: $(call obj,tests/runtime/tsan_threads.c) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
+$(BUILD)/tests/tsan_threads: $(call obj,tests/runtime/tsan_threads.c runtime/comm_shared_host.c tests/runtime/shared_ranks.c) \
+                             $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS)
 

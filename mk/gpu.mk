@@ -26,7 +26,7 @@ $(info gpu: NCCL ✗ (needs nvcc))
 endif
 
 ifneq ($(strip $(NVCC)),)
-CUDA_C_SRCS  := runtime/cuda/dev_cuda.c runtime/cuda/comm_shared.c runtime/cuda/ring_dev.c runtime/cuda/stage.c \
+CUDA_C_SRCS  := runtime/cuda/dev_cuda.c runtime/cuda/comm_shared_cuda.c runtime/cuda/stage.c \
                 runtime/cuda/backend_cuda.c $(if $(HAVE_NCCL),runtime/cuda/comm_nccl.c)
 CUDA_CU_SRCS := runtime/cuda/kernels.cu
 CUDA_CU_OBJS := $(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(CUDA_CU_SRCS))

@@ -7,7 +7,10 @@ XML_LIBS    := $(or $(shell pkg-config --libs libxml-2.0 2>/dev/null),-lxml2)
 RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 
 # Ranks, communicators and devices.
+# comm_shared.c and ring_dev.c are cuda-shared's device-independent half: the cuda
+# backend links them, and the tests run them on the cpu device.
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
+                     runtime/comm_shared.c runtime/ring_dev.c \
                      runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
                      runtime/nsim.c runtime/comm_nsim.c
 # The runtime: everything a lab runs on, without the command line.
@@ -33,6 +36,10 @@ endif
 
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+# The shared communicator with host hooks (only the tests use them), and the device rings.
+SHARED_TEST_OBJS := $(call obj,runtime/comm_shared_host.c tests/runtime/shared_ranks.c) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
+$(eval $(call criterion_test,runtime/comm_shared,tests/runtime/test_comm_shared.c,$(SHARED_TEST_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/ring_dev,tests/runtime/test_ring_dev.c,$(SHARED_TEST_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/dev,tests/runtime/test_dev.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))

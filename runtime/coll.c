@@ -8,7 +8,7 @@
  * in chunks of at most c->chunk_bytes.  Every rank knows every block's size,
  * so sender and receiver always agree on how many chunks travel.  The ring
  * schedule is exported (coll_ring.h) with the reduction as a callback, so
- * the device rings of cuda/ring_dev.c are this code too.
+ * the device rings of ring_dev.c are this code too.
  */
 #include <stdlib.h>
 #include <string.h>

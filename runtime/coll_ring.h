@@ -6,7 +6,7 @@
  * same wherever the buffers live; only the reduction differs (a host loop
  * for host memory, a kernel for device memory).  So the schedule is written
  * once, in coll.c, and takes the reduction as a callback: a device ring
- * (cuda/ring_dev.c) is then the same algorithm, byte for byte on the wire.
+ * (ring_dev.c) is then the same algorithm, byte for byte on the wire.
  */
 #ifndef RT_COLL_RING_H
 #define RT_COLL_RING_H

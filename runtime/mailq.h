@@ -1,6 +1,6 @@
 /*
  * mailq.h — a rank's mailbox queue, for the communicators whose ranks are
- * threads of this process (comm_threads.c, cuda/comm_shared.c; internal to
+ * threads of this process (comm_threads.c, comm_shared.c; internal to
  * the runtime).  Messages are kept in arrival order and a receive takes the
  * first one from its source with its tag, so messages from one source with
  * one tag arrive in order (comm.h).  The queue only links: locking, waiting

@@ -92,7 +92,7 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
                  nranks, nranks == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
 #endif
     } else {
-        shared = comm_shared_world_new(nranks);
+        shared = comm_shared_world_new(nranks, &comm_shared_cuda_hooks);
         for (int r = 0; r < nranks; r++)
             comms[r] = comm_shared_rank(shared, r, devs[r]);
         snprintf(placement, sizeof placement,

@@ -7,8 +7,11 @@
  *   "cuda-shared" ranks outnumber GPUs and share one: each rank is a stream
  *                 with its own allocations, messages move by device-to-device
  *                 copies ordered with events (NCCL refuses two ranks on one
- *                 GPU), collectives are rings over those (comm_shared.c,
- *                 ring_dev.c).
+ *                 GPU), collectives are rings over those.  Only the copies,
+ *                 events and stream waits are CUDA's (comm_shared_cuda.c); the
+ *                 mailboxes, tag matching, staging-block reuse, barrier and
+ *                 abort (../comm_shared.c) and the rings (../ring_dev.c) know
+ *                 no device, and make check tests them on the cpu device.
  *
  * Every operation is queued on the rank's stream (dev_cuda_stream) and has
  * finished on the GPU when it returns, so the time a comm_* wrapper measures
@@ -24,6 +27,7 @@
 #include <cuda_runtime.h>
 
 #include "comm.h"
+#include "comm_shared.h"
 #include "dev.h"
 
 /* ---- host buffers (stage.c) ---------------------------------------------- */
@@ -45,28 +49,12 @@ void stage_out(struct stage *st, bool copy_out, cudaStream_t s);
 
 /* ---- cuda-shared ---------------------------------------------------------- */
 
-/* The mailboxes of n ranks that are threads of this process on one GPU. */
-struct comm_shared_world;
-struct comm_shared_world *comm_shared_world_new(int n);
-/* Frees the world and any message never received; every rank's comm first. */
-void comm_shared_world_free(struct comm_shared_world *w);
-/* Wake every rank waiting in a receive or barrier: a rank failed. */
-void comm_shared_abort(struct comm_shared_world *w);
-/* Rank r's handle; dev is the rank's cuda device (borrowed: its stream carries the copies). */
-struct comm *comm_shared_rank(struct comm_shared_world *w, int r, struct dev *dev);
-
 /*
- * Ring collectives over device memory, on any comm whose send, recv and
- * sendrecv move device memory of dev: the algorithms of coll.c (reduce-scatter
- * then all-gather in c->chunk_bytes chunks), with the reduction and the
- * scratch block on the device.
+ * The hooks that make comm_shared.h's communicator "cuda-shared": a world
+ * from comm_shared_world_new(n, &comm_shared_cuda_hooks), then
+ * comm_shared_rank(w, r, dev) with each rank's cuda device.
  */
-int ring_dev_allreduce(struct comm *c, struct dev *dev, void *buf, size_t count, enum dtype t);
-int ring_dev_allgatherv(struct comm *c, struct dev *dev, const void *sbuf, void *rbuf,
-                        const size_t *counts, enum dtype t);
-int ring_dev_reducescatterv(struct comm *c, struct dev *dev, const void *sbuf, void *rbuf,
-                            const size_t *counts, enum dtype t);
-int ring_dev_broadcast(struct comm *c, void *buf, size_t count, enum dtype t, int root);
+extern const struct comm_shared_hooks comm_shared_cuda_hooks;
 
 /* ---- nccl ------------------------------------------------------------------ */
 

@@ -116,7 +116,7 @@ Test(comm_cuda, shared_gpu_collectives_equal_the_serial_sums_for_1_to_4_ranks)
     for (int size = 1; size <= 4; size++)
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
             for (int ti = 0; ti < 2; ti++) {
-                struct comm_shared_world *w = comm_shared_world_new(size);
+                struct comm_shared_world *w = comm_shared_world_new(size, &comm_shared_cuda_hooks);
                 struct rank_case *ks = calloc((size_t)size, sizeof *ks);
                 for (int r = 0; r < size; r++) {
                     ks[r].dev = dev_cuda_new(r, 0);
@@ -139,7 +139,7 @@ Test(comm_cuda, shared_gpu_sends_never_wait_for_the_receiver)
 {
     need_gpus(1);
     /* Both ranks send first and receive second: with a waiting send this deadlocks. */
-    struct comm_shared_world *w = comm_shared_world_new(2);
+    struct comm_shared_world *w = comm_shared_world_new(2, &comm_shared_cuda_hooks);
     struct dev *d[2] = { dev_cuda_new(0, 0), dev_cuda_new(1, 0) };
     struct comm *c[2] = { comm_shared_rank(w, 0, d[0]), comm_shared_rank(w, 1, d[1]) };
     const size_t bytes = 8 << 20;
@@ -192,7 +192,7 @@ static void *host_main(void *p)
 Test(comm_cuda, host_buffers_pass_through_the_shared_gpu_communicator)
 {
     need_gpus(1);
-    struct comm_shared_world *w = comm_shared_world_new(3);
+    struct comm_shared_world *w = comm_shared_world_new(3, &comm_shared_cuda_hooks);
     struct host_case k[3] = { 0 };
     pthread_t th[3];
     for (int r = 0; r < 3; r++) {

@@ -1,9 +1,11 @@
 /*
- * tsan_threads.c — the threads backend driven hard, for ThreadSanitizer.
+ * tsan_threads.c — the threads backend, and the shared communicator with
+ * host hooks (comm_shared.h, cuda-shared's logic), driven hard, for
+ * ThreadSanitizer.
  *
  * Criterion's sandbox cannot start under ThreadSanitizer (its shared arena
  * collides with TSan's address space), so `make tsan` builds this plain
- * program instead: every collective and tagged send/recv of the threads
+ * program instead: every collective and tagged send/recv of each
  * communicator for 1..8 ranks, sizes that the rank count does not divide,
  * small ring chunks so messages queue up, each result checked against a serial
  * reference; then a rank that fails while the others wait in a receive (the
@@ -18,6 +20,7 @@
 
 #include "backend.h"
 #include "comm.h"
+#include "shared_ranks.h"
 #include "util.h"
 
 static const size_t sizes[] = { 0, 1, 7, 1001 };
@@ -133,30 +136,38 @@ static int body(int rank, int n, struct comm *c, struct dev *d, void *arg)
     return rc;
 }
 
-int main(void)
+/* One run of every job over one communicator; counts into *passed and *failed. */
+static void run_all(bool shared, int *passed, int *failed)
 {
-    int passed = 0, failed = 0;
     for (int w = ALLREDUCE; w <= ABORT; w++) {
         for (int n = 1; n <= 8; n++) {
             for (size_t si = 0; si < NSIZES; si++) {
                 if (w == ABORT && (n < 2 || si > 0))
                     continue;
                 struct job j = { .which = (enum which)w, .count = sizes[si] };
-                int rc = backend_cpu.launch(n, body, &j);
+                int rc = shared ? shared_ranks_run(n, &comm_shared_host_hooks, body, &j)
+                                : backend_cpu.launch(n, body, &j);
                 int wrong = 0;
                 for (int r = 0; r < n; r++)
                     wrong += j.wrong[r];
                 bool ok = w == ABORT ? rc != 0 && wrong == 0 : rc == 0 && wrong == 0;
                 if (ok) {
-                    passed++;
+                    (*passed)++;
                 } else {
-                    failed++;
-                    printf("FAIL %s, %d ranks, %zu elements: launch %d, %d wrong\n", which_name[w], n,
-                           sizes[si], rc, wrong);
+                    (*failed)++;
+                    printf("FAIL %s %s, %d ranks, %zu elements: launch %d, %d wrong\n",
+                           shared ? "shared" : "threads", which_name[w], n, sizes[si], rc, wrong);
                 }
             }
         }
     }
+}
+
+int main(void)
+{
+    int passed = 0, failed = 0;
+    run_all(false, &passed, &failed);
+    run_all(true, &passed, &failed);
     printf("tsan: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
