@@ -88,8 +88,12 @@ int nccl_world_init_all(struct nccl_world *w)
         }
         NCCL_CHECK(ncclGroupEnd());
         for (int r = 0; r < w->n; r++)
-            if (init_done(w->links[r].nc[j], r, (enum nccl_route)j) < 0)
+            if (init_done(w->links[r].nc[j], r, (enum nccl_route)j) < 0) {
+                /* The others may never finish: abort, since ncclCommDestroy would wait for them. */
+                nccl_world_abort(w);
+                CUDA_CHECK(cudaSetDevice(saved));
                 return -1;
+            }
     }
     CUDA_CHECK(cudaSetDevice(saved));
     return 0;
