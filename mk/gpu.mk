@@ -27,7 +27,7 @@ endif
 
 ifneq ($(strip $(NVCC)),)
 CUDA_C_SRCS  := runtime/cuda/dev_cuda.c runtime/cuda/comm_shared_cuda.c runtime/cuda/stage.c \
-                runtime/cuda/backend_cuda.c $(if $(HAVE_NCCL),runtime/cuda/comm_nccl.c)
+                runtime/cuda/backend_cuda.c $(if $(HAVE_NCCL),runtime/cuda/comm_nccl.c runtime/cuda/nccl_world.c)
 CUDA_CU_SRCS := runtime/cuda/kernels.cu
 CUDA_CU_OBJS := $(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(CUDA_CU_SRCS))
 # callcheck.c serves the MPI backend too; mk/mpi.mk adds it only when this file did not.

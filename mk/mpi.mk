@@ -31,10 +31,18 @@ $(MPI_TEST): $(call obj,tests/mpi/test_comm_mpi.c runtime/mpi/comm_mpi.c runtime
 	$(CC) $(LDFLAGS) $^ -o $@ $(MPI_LIBS) $(LDLIBS)
 $(call obj,tests/mpi/test_comm_mpi.c): CPPFLAGS += $(MPI_CFLAGS) -Iruntime/mpi
 
-MPI_CHECK_STEP := $(BUILD)/tests/mpi/run-mpi-tests
-$(MPI_CHECK_STEP): tests/mpi/run.sh $(MPI_TEST) $(LABRUN)
+# A failed check on one rank must end the job (fail_check.c).
+MPI_FAIL_TEST := $(BUILD)/tests/mpi/fail_check
+$(MPI_FAIL_TEST): $(call obj,tests/mpi/fail_check.c runtime/mpi/comm_mpi.c runtime/callcheck.c \
+                          runtime/comm.c runtime/coll.c runtime/timer.c grammar/util.c)
 	@mkdir -p $(@D)
-	@printf '#!/bin/sh\nexec tests/mpi/run.sh "%s" "%s" "%s"\n' "$(MPIRUN)" "$(MPI_TEST)" "$(LABRUN)" > $@
+	$(CC) $(LDFLAGS) $^ -o $@ $(MPI_LIBS) $(LDLIBS)
+$(call obj,tests/mpi/fail_check.c): CPPFLAGS += $(MPI_CFLAGS) -Iruntime/mpi
+
+MPI_CHECK_STEP := $(BUILD)/tests/mpi/run-mpi-tests
+$(MPI_CHECK_STEP): tests/mpi/run.sh $(MPI_TEST) $(MPI_FAIL_TEST) $(LABRUN)
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec tests/mpi/run.sh "%s" "%s" "%s" "%s"\n' "$(MPIRUN)" "$(MPI_TEST)" "$(LABRUN)" "$(MPI_FAIL_TEST)" > $@
 	@chmod +x $@
 CHECK_STEPS += $(MPI_CHECK_STEP)
 check: $(MPI_CHECK_STEP)

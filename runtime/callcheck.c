@@ -16,9 +16,21 @@ void callcheck_report(const char *lib, const char *call, const char *file, int l
     fflush(stderr);
 }
 
+/* Written only while no rank thread runs (callcheck.h), so rank threads read it unlocked. */
+static callcheck_hook fail_hook;
+
+callcheck_hook callcheck_set_fail_hook(callcheck_hook hook)
+{
+    callcheck_hook was = fail_hook;
+    fail_hook = hook;
+    return was;
+}
+
 void callcheck_fail(const char *lib, const char *call, const char *file, int line,
                 const char *reason, const char *detail)
 {
     callcheck_report(lib, call, file, line, reason, detail);
+    if (fail_hook)
+        fail_hook();
     exit(1);
 }

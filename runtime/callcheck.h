@@ -5,6 +5,10 @@
  *     FILE:LINE: error: LIB call `CALL` failed: REASON
  * where REASON is the library's own error string, then ends the process with
  * status 1 (MPI_CHECK aborts the whole MPI job, so no rank is left waiting).
+ * A backend may install a fail hook that runs first: the cuda backend's ends
+ * just the failing rank's thread after aborting NCCL, so the other ranks stop
+ * waiting for it; the mpi backend's aborts the whole job (exit's
+ * MPI_Finalize would wait for ranks stuck in NCCL).
  * They are statements, never expressions: do not put them inside assert, which
  * NDEBUG would compile away together with the call.
  *
@@ -25,7 +29,20 @@ extern "C" {
 void callcheck_report(const char *lib, const char *call, const char *file, int line,
                   const char *reason, const char *detail);
 
-/* callcheck_report, then exit(1). */
+/*
+ * What callcheck_fail calls after its report: it may end the thread or the
+ * process; if it returns, the process exits with status 1.
+ */
+typedef void (*callcheck_hook)(void);
+
+/*
+ * Install hook (NULL: none) and return the one it replaces.  Call only while
+ * no other thread makes checked calls (before a launch starts its ranks, after
+ * it has joined them).
+ */
+callcheck_hook callcheck_set_fail_hook(callcheck_hook hook);
+
+/* callcheck_report, then the fail hook, then exit(1). */
 __attribute__((noreturn))
 void callcheck_fail(const char *lib, const char *call, const char *file, int line,
                 const char *reason, const char *detail);

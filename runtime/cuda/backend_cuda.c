@@ -3,11 +3,15 @@
  * with its memory on a GPU.
  *
  * With a GPU per rank (and NCCL in the build) rank r runs on GPU r and the
- * ranks talk through NCCL (one ncclCommInitAll for all of them).  When ranks
+ * ranks talk through NCCL (an NCCL world, nccl_world.h, made for all of them
+ * at once).  When one of them fails, by its lab's error or by a failed check
+ * macro on its thread, every NCCL communicator is aborted, so the other
+ * ranks' waits return instead of hanging.  When ranks
  * outnumber GPUs they all share GPU 0, each as its own stream with its own
  * allocations, and talk through device-to-device copies (cuda-shared);
  * backend_cuda_placement() says which, for the report.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,10 +38,38 @@ static int cuda_available(char *why, size_t n)
     return cuda_gpu_count(why, n) > 0 ? 0 : -1;
 }
 
+#ifdef HAVE_NCCL
+/* The NCCL world of the launch in progress (NULL: none), and whether this thread is one of its ranks. */
+static struct nccl_world *nccl_launch;
+static _Thread_local bool nccl_rank_thread;
+
+static void nccl_abort(void *world)
+{
+    nccl_world_abort(world);
+}
+
+/*
+ * A check macro failed.  On a rank's thread of an NCCL launch: fail that rank
+ * alone (abort NCCL so that no rank waits for it, end its thread; the launch
+ * returns -1).  Elsewhere return, and the process exits.
+ */
+static void nccl_rank_failed(void)
+{
+    if (!nccl_launch || !nccl_rank_thread)
+        return;
+    nccl_world_fail_here(nccl_launch);
+    fflush(stderr);
+    pthread_exit(NULL);
+}
+#endif
+
 /* On each rank's thread: the current device is per host thread. */
 static void cuda_enter(struct dev *dev)
 {
     CUDA_CHECK(cudaSetDevice(dev_cuda_gpu(dev)));
+#ifdef HAVE_NCCL
+    nccl_rank_thread = nccl_launch != NULL;
+#endif
 }
 
 static void shared_abort(void *world)
@@ -69,22 +101,23 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
     }
     if (use_nccl) {
 #ifdef HAVE_NCCL
-        ncclComm_t *nc[COMM_NCCL_COMMS];
         int *gpus = xcalloc((size_t)nranks, sizeof *gpus);
         for (int r = 0; r < nranks; r++)
             gpus[r] = r;
-        for (int j = 0; j < COMM_NCCL_COMMS; j++) {
-            nc[j] = xcalloc((size_t)nranks, sizeof *nc[j]);
-            NCCL_CHECK(ncclCommInitAll(nc[j], nranks, gpus));
+        nccl_launch = nccl_world_new(nranks, gpus);
+        if (nccl_world_init_all(nccl_launch) < 0) {
+            for (int r = 0; r < nranks; r++)
+                dev_free_device(devs[r]);
+            nccl_world_free(nccl_launch);
+            nccl_launch = NULL;
+            free(gpus);
+            free(devs);
+            free(comms);
+            return -1;
         }
-        for (int r = 0; r < nranks; r++) {
-            ncclComm_t mine[COMM_NCCL_COMMS];
-            for (int j = 0; j < COMM_NCCL_COMMS; j++)
-                mine[j] = nc[j][r];
-            comms[r] = comm_nccl_rank(mine, r, nranks, devs[r]);
-        }
-        for (int j = 0; j < COMM_NCCL_COMMS; j++)
-            free(nc[j]);
+        /* Every rank posts its connecting exchange before any waits for it. */
+        for (int r = 0; r < nranks; r++)
+            comms[r] = comm_nccl_rank(&nccl_launch->links[r], r, nranks, devs[r], gpus, nranks);
         free(gpus);
         snprintf(placement, sizeof placement,
                  "%d rank%s on %d GPU%s, one GPU each; communication through NCCL (bytes shown are "
@@ -107,10 +140,28 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
 #endif
                  );
     }
-    /* Only cuda-shared ranks wait in mailboxes that a failed rank can wake. */
+    /* A failed rank wakes the others: cuda-shared's mailboxes, or an NCCL abort. */
     struct rank_threads how = { .body = body, .arg = arg, .enter = cuda_enter,
                                 .abort = shared ? shared_abort : NULL, .world = shared };
+#ifdef HAVE_NCCL
+    callcheck_hook was = NULL;
+    if (nccl_launch) {
+        how.abort = nccl_abort;
+        how.world = nccl_launch;
+        was = callcheck_set_fail_hook(nccl_rank_failed);
+    }
+#endif
     int rc = rank_threads_run(&how, nranks, comms, devs);
+#ifdef HAVE_NCCL
+    if (nccl_launch) {
+        (void)callcheck_set_fail_hook(was);
+        /* A rank that failed in a check macro ended its thread without returning -1. */
+        if (nccl_world_failed(nccl_launch))
+            rc = -1;
+        nccl_world_free(nccl_launch);
+        nccl_launch = NULL;
+    }
+#endif
     comm_shared_world_free(shared);
     free(devs);
     free(comms);

@@ -16,8 +16,12 @@
  * Every operation is queued on the rank's stream (dev_cuda_stream) and has
  * finished on the GPU when it returns, so the time a comm_* wrapper measures
  * is the transfer's, and the lab's next kernel sees the data.  Sends are the
- * exception: like the threads backend's they never wait for the receiver
- * (they return once the payload is copied aside).
+ * exception: a send returns once its payload is copied aside, without
+ * waiting for the receiver.  On cuda-shared the receiver then copies it
+ * whenever it comes; on nccl the transfer itself still waits for the matching
+ * receive, and the sends of one route (nccl_route.h) go out in order, so a
+ * send waits on the GPU behind an earlier send of its route that has not
+ * been received yet (comm_nccl.c).
  */
 #ifndef RT_CUDA_COMM_CUDA_H
 #define RT_CUDA_COMM_CUDA_H
@@ -47,6 +51,34 @@ void *stage_in(struct stage *st, const void *p, size_t bytes, bool copy_in, cuda
 /* Copy the device copy back when copy_out, free it, and wait for s; nothing for a device buffer. */
 void stage_out(struct stage *st, bool copy_out, cudaStream_t s);
 
+/* How many buffers one operation stages at most (a send and a receive buffer). */
+#define STAGE_SLOTS 2
+
+/* A communicator's staging blocks, kept between operations (zero-initialised: empty). */
+struct stage_area {
+    void *dev[STAGE_SLOTS];     /* device block of each slot, or NULL; owned */
+    size_t cap[STAGE_SLOTS];    /* its size in bytes */
+};
+
+/*
+ * As stage_in, but the copy goes into block `slot` of a, grown (stream-
+ * ordered on s) when too small.  Call stage_area_out on st afterwards, once
+ * the operation is done on the GPU.
+ */
+void *stage_area_in(struct stage_area *a, int slot, struct stage *st, const void *p, size_t bytes,
+                    bool copy_in, cudaStream_t s);
+/* Copy the device copy back when copy_out and wait for s; the block stays in its area. */
+void stage_area_out(struct stage *st, bool copy_out, cudaStream_t s);
+/* Free a's blocks, ordered on s after the work queued there. */
+void stage_area_free(struct stage_area *a, cudaStream_t s);
+/*
+ * Set up gpu's default memory pool, where staging blocks come from: freed
+ * memory stays in it, and each of the GPUs peers[0..n) that has a P2P path to
+ * gpu may read and write it (NCCL moves data directly between GPUs of one
+ * process).  Call on a thread whose current device is gpu.
+ */
+void stage_pool_setup(int gpu, const int *peers, int n);
+
 /* ---- cuda-shared ---------------------------------------------------------- */
 
 /*
@@ -59,19 +91,21 @@ extern const struct comm_shared_hooks comm_shared_cuda_hooks;
 /* ---- nccl ------------------------------------------------------------------ */
 
 #ifdef HAVE_NCCL
-#include <nccl.h>
-
-/* NCCL communicators each rank needs: collectives, messages up, messages down. */
-#define COMM_NCCL_COMMS 3
+#include "nccl_world.h"
 
 /*
- * Rank rank's handle over three NCCL communicators of the same ranks (takes
- * ownership: destroyed with the handle): nc[0] for collectives, nc[1] for
- * messages to higher ranks, nc[2] for messages to lower ranks (comm_nccl.c
- * says why).  Its operations run on dev's stream (dev borrowed).
+ * Rank rank's handle (of size) over link l of an NCCL world (nccl_world.h;
+ * borrowed: the world outlives the handle and destroys the communicators).
+ * Its operations run on dev's stream (dev borrowed), its sends on a stream
+ * per route.  peers[0..npeers) are the GPUs of the other ranks in this
+ * process, which may read its staging memory (stage_pool_setup).  Posts a
+ * one-byte exchange with every rank on every point-to-point route, so that
+ * NCCL connects each pair now: a first message would otherwise wait for its
+ * peer to connect.  Call it for every rank of the world before any rank's
+ * first operation.
  */
-struct comm *comm_nccl_rank(const ncclComm_t nc[COMM_NCCL_COMMS], int rank, int size,
-                            struct dev *dev);
+struct comm *comm_nccl_rank(struct nccl_link *l, int rank, int size, struct dev *dev,
+                            const int *peers, int npeers);
 #endif
 
 #endif

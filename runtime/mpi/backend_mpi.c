@@ -106,6 +106,8 @@ static int mpi_launch(int nranks, backend_body body, void *arg)
     bool ok = all_agree(rc == 0);
     comm_free(comm);
     dev_free_device(dev);
+    if (on_cuda)
+        mpi_cuda_done();
     return ok ? 0 : -1;
 }
 

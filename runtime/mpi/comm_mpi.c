@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -27,6 +28,16 @@
 #include "ringcount.h"
 #include "util.h"
 
+
+/* callcheck's fail hook under MPI: the other ranks may be waiting for this one. */
+static void abort_job(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    /* MPI_Abort does not return; if it did, exit's MPI_Finalize would wait for the others. */
+    _exit(1);
+}
 
 static void finalize_at_exit(void)
 {
@@ -45,6 +56,7 @@ void mpi_up(void)
     int provided = 0;
     MPI_CHECK(MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided));
     MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    (void)callcheck_set_fail_hook(abort_job);
     atexit(finalize_at_exit);
 }
 

@@ -17,7 +17,10 @@
 /*
  * Initialise MPI once per process (thread level FUNNELED: only the thread
  * that runs the rank calls MPI) and arrange MPI_Finalize at exit.  Errors
- * come back as codes (MPI_ERRORS_RETURN) so MPI_CHECK can print them.
+ * come back as codes (MPI_ERRORS_RETURN) so MPI_CHECK can print them.  From
+ * then on a failed CUDA, cuBLAS or NCCL check aborts the whole job
+ * (MPI_Abort) instead of exiting: exit's MPI_Finalize would wait for ranks
+ * stuck in NCCL waiting for this one.
  */
 void mpi_up(void);
 
@@ -36,6 +39,8 @@ struct comm *comm_mpi_world(void);
  * with the reason in why (on every rank: they agree through MPI).
  */
 int mpi_cuda_rank(struct comm **comm, struct dev **dev, char *why, size_t n);
+/* After the comm of mpi_cuda_rank is freed: destroy its NCCL communicators.  Nothing when there are none. */
+void mpi_cuda_done(void);
 
 /*
  * Whether --device cuda can work in this process: 0, or -1 with the reason

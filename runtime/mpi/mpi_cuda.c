@@ -1,7 +1,8 @@
 /*
  * mpi_cuda.c — `--backend mpi --device cuda` (comm_mpi.h): each process takes
- * the GPU of its place among the ranks of its node and joins one NCCL
- * communicator over every rank, whose id rank 0 makes and MPI broadcasts.
+ * the GPU of its place among the ranks of its node and joins the NCCL
+ * communicators of every rank (one per route, nccl_route.h), whose ids rank
+ * 0 makes and MPI broadcasts.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,9 @@
 #include "comm_cuda.h"
 #include "comm_mpi.h"
 #include "dev_cuda.h"
+
+/* This process's NCCL world (one link: its rank), from mpi_cuda_rank to mpi_cuda_done. */
+static struct nccl_world *world;
 
 int mpi_cuda_available(char *why, size_t n)
 {
@@ -49,16 +53,25 @@ int mpi_cuda_rank(struct comm **comm, struct dev **dev, char *why, size_t n)
 
     cuda_spin_wait(local);
     *dev = dev_cuda_new(rank, local);
-    /* One id per communicator the rank needs (collectives, messages up, messages down). */
-    ncclUniqueId id[COMM_NCCL_COMMS];
+    /* One id per communicator (nccl_route.h): ids must differ, or the communicators would be one. */
+    ncclUniqueId id[NCCL_ROUTES];
     if (rank == 0)
-        for (int j = 0; j < COMM_NCCL_COMMS; j++)
+        for (int j = 0; j < NCCL_ROUTES; j++)
             NCCL_CHECK(ncclGetUniqueId(&id[j]));
     MPI_CHECK(MPI_Bcast(id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
-    ncclComm_t nc[COMM_NCCL_COMMS];
-    CUDA_CHECK(cudaSetDevice(local));
-    for (int j = 0; j < COMM_NCCL_COMMS; j++)
-        NCCL_CHECK(ncclCommInitRank(&nc[j], size, id[j], rank));
-    *comm = comm_nccl_rank(nc, rank, size, *dev);
+    world = nccl_world_new(1, &local);
+    /* The other ranks wait in NCCL for this one: end the job rather than return. */
+    if (nccl_world_init_rank(world, id, rank, size) < 0) {
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* No other rank shares this process, so no peer GPU reads its staging memory. */
+    *comm = comm_nccl_rank(&world->links[0], rank, size, *dev, NULL, 0);
     return 0;
+}
+
+void mpi_cuda_done(void)
+{
+    nccl_world_free(world);
+    world = NULL;
 }

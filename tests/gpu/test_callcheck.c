@@ -1,12 +1,15 @@
 /*
  * The check macros (runtime/callcheck.h): a failed call prints its site, the
  * call and the library's own error string, and ends the process with
- * status 1.  The error strings come from the libraries without a GPU, so
+ * status 1, or hands over to the fail hook a backend installed (the cuda
+ * backend's ends only the failing rank's thread, the mpi backend's the job).  The error strings come from the libraries without a GPU, so
  * these run everywhere nvcc is.
  */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -62,5 +65,73 @@ Test(callcheck, the_cuda_reason_is_the_runtime_s_own_string, .init = cr_redirect
              cudaGetErrorString(cudaErrorInvalidValue),
              cublasGetStatusString(CUBLAS_STATUS_NOT_INITIALIZED),
              ncclGetErrorString(ncclInvalidArgument));
+    cr_assert_stderr_eq_str(want);
+}
+
+/* ---- The fail hook ------------------------------------------------------- */
+
+static void end_with_3(void)
+{
+    _exit(3);
+}
+
+Test(callcheck, an_installed_fail_hook_decides_how_the_process_ends, .exit_code = 3)
+{
+    (void)callcheck_set_fail_hook(end_with_3);
+    NCCL_CHECK(ncclInvalidArgument);
+}
+
+static void hook_returns(void)
+{
+}
+
+Test(callcheck, a_fail_hook_that_returns_still_ends_the_process_with_status_1, .exit_code = 1)
+{
+    (void)callcheck_set_fail_hook(hook_returns);
+    CUDA_CHECK(cudaErrorInvalidValue);
+}
+
+Test(callcheck, setting_a_fail_hook_returns_the_one_it_replaces)
+{
+    cr_assert_null(callcheck_set_fail_hook(end_with_3));
+    cr_assert_eq(callcheck_set_fail_hook(hook_returns), end_with_3);
+    cr_assert_eq(callcheck_set_fail_hook(NULL), hook_returns);
+    cr_assert_null(callcheck_set_fail_hook(NULL));
+}
+
+/* As the cuda backend's hook does for a rank: end the calling thread only. */
+static int hooked;
+
+static void end_thread(void)
+{
+    hooked++;
+    pthread_exit(NULL);
+}
+
+static int failing_line;     /* the line of failing_rank's check */
+
+static void *failing_rank(void *arg)
+{
+    int *after = arg;
+    failing_line = __LINE__ + 1;
+    CUBLAS_CHECK(CUBLAS_STATUS_NOT_INITIALIZED);
+    *after = 1;
+    return NULL;
+}
+
+Test(callcheck, a_fail_hook_can_end_just_the_thread_whose_call_failed, .init = cr_redirect_stderr)
+{
+    int after = 0;
+    pthread_t th;
+    (void)callcheck_set_fail_hook(end_thread);
+    cr_assert_eq(pthread_create(&th, NULL, failing_rank, &after), 0);
+    cr_assert_eq(pthread_join(th, NULL), 0);
+    (void)callcheck_set_fail_hook(NULL);
+    cr_assert_eq(hooked, 1, "the hook ran once");
+    cr_assert_eq(after, 0, "the failing thread did not go on past its check");
+    fflush(stderr);
+    char want[256];
+    snprintf(want, sizeof want, "%s:%d: error: cuBLAS call `CUBLAS_STATUS_NOT_INITIALIZED` failed: %s\n",
+             __FILE__, failing_line, cublasGetStatusString(CUBLAS_STATUS_NOT_INITIALIZED));
     cr_assert_stderr_eq_str(want);
 }

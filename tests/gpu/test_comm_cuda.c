@@ -222,18 +222,16 @@ Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
 {
     int ngpu = need_gpus(2);
     int size = ngpu < 4 ? ngpu : 4;
-    ncclComm_t nc[COMM_NCCL_COMMS][4];
     int devs[4] = { 0, 1, 2, 3 };
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         for (int ti = 0; ti < 2; ti++) {
             struct rank_case ks[4] = { 0 };
             for (int r = 0; r < size; r++)
                 ks[r].dev = dev_cuda_new(r, r);
-            for (int j = 0; j < COMM_NCCL_COMMS; j++)
-                NCCL_CHECK(ncclCommInitAll(nc[j], size, devs));
+            struct nccl_world *w = nccl_world_new(size, devs);
+            cr_assert_eq(nccl_world_init_all(w), 0);
             for (int r = 0; r < size; r++) {
-                ncclComm_t mine[COMM_NCCL_COMMS] = { nc[0][r], nc[1][r], nc[2][r] };
-                ks[r].comm = comm_nccl_rank(mine, r, size, ks[r].dev);
+                ks[r].comm = comm_nccl_rank(&w->links[r], r, size, ks[r].dev, devs, size);
                 ks[r].n = sizes[si];
                 ks[r].t = ti ? DTYPE_F64 : DTYPE_F32;
             }
@@ -242,6 +240,7 @@ Test(comm_cuda, nccl_collectives_equal_the_serial_sums_with_a_gpu_per_rank)
                 comm_free(ks[r].comm);
                 dev_free_device(ks[r].dev);
             }
+            nccl_world_free(w);
         }
 }
 
@@ -273,16 +272,14 @@ static void *swap_main(void *p)
 Test(comm_cuda, nccl_sends_never_wait_for_the_receiver)
 {
     need_gpus(2);
-    ncclComm_t nc[COMM_NCCL_COMMS][2];
     int devs[2] = { 0, 1 };
     struct swap w[2];
-    for (int j = 0; j < COMM_NCCL_COMMS; j++)
-        NCCL_CHECK(ncclCommInitAll(nc[j], 2, devs));
-    for (int r = 0; r < 2; r++) {
-        ncclComm_t mine[COMM_NCCL_COMMS] = { nc[0][r], nc[1][r], nc[2][r] };
+    for (int r = 0; r < 2; r++)
         w[r].dev = dev_cuda_new(r, r);
-        w[r].comm = comm_nccl_rank(mine, r, 2, w[r].dev);
-    }
+    struct nccl_world *world = nccl_world_new(2, devs);
+    cr_assert_eq(nccl_world_init_all(world), 0);
+    for (int r = 0; r < 2; r++)
+        w[r].comm = comm_nccl_rank(&world->links[r], r, 2, w[r].dev, devs, 2);
     pthread_t th[2];
     for (int r = 0; r < 2; r++)
         pthread_create(&th[r], NULL, swap_main, &w[r]);
@@ -294,6 +291,7 @@ Test(comm_cuda, nccl_sends_never_wait_for_the_receiver)
         comm_free(w[r].comm);
         dev_free_device(w[r].dev);
     }
+    nccl_world_free(world);
 }
 #else
 Test(comm_cuda, nccl_sends_never_wait_for_the_receiver)

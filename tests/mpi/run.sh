@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MPI tests (a `make check` step): run.sh MPIRUN TEST_COMM_MPI LABRUN
+# The MPI tests (a `make check` step): run.sh MPIRUN TEST_COMM_MPI LABRUN FAIL_CHECK
 #
 # 1. The mpi communicator under mpirun with 4 and 3 processes: every
 #    collective and a send/recv ring against the threads backend and a serial
@@ -8,9 +8,12 @@
 #    lab on the cpu backend (threads): both pass every check, and the exact
 #    and modelled metrics (bytes moved, call counts, formulas) are equal
 #    (tests/runtime/compare_backends.js).
+# 3. A failed check on one rank (FAIL_CHECK, fail_check.c) ends the whole
+#    job with a non-zero status and its message, instead of leaving the
+#    other rank waiting until the timeout.
 # Prints "mpi: N passed, N failed"; exit status 1 when one failed.
 set -u
-mpirun=$1 test_comm=$2 labrun=$3
+mpirun=$1 test_comm=$2 labrun=$3 fail_check=$4
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,6 +41,18 @@ for np in 4 3; do
         failed=$((failed + 1))
     fi
 done
+
+echo "-- mpirun -np 2 $fail_check (rank 1's check fails while rank 0 waits)"
+out=$(timeout 60 "$mpirun" "${mpiopts[@]}" -np 2 "$fail_check" 2>&1)
+rc=$?
+echo "$out" | tail -5
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "error: CUDA call \`cudaMalloc(&p, bytes)\` failed: out of memory" <<<"$out" \
+        && ! grep -q "the barrier ended" <<<"$out"; then
+    passed=$((passed + 1))
+else
+    echo "   FAIL (exit $rc: want the job aborted, not a timeout (124) nor a barrier that ends)"
+    failed=$((failed + 1))
+fi
 
 # np|lab and its parameters (small sizes: the check is agreement, not speed).
 cases=(
