@@ -259,7 +259,6 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     if (cfg->kind == SCHED_NAIVE)
         lab_note(c, "naive: no pipelining; micro-batches go one at a time through every stage and back, "
                  "so the bubble is (p-1)/p whatever m is");
-    lab_note(c, "OpenBLAS runs one thread per rank, so a GEMM's whole cost is in its rank's thread CPU time");
 
     trace_all(c, cfg, &sc, all, reclen, &rp, wall0);
     lab_svg_rows(c, "stage");
