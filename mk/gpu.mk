@@ -1,5 +1,6 @@
 # The cuda backend: built when nvcc is found (on PATH, else /usr/local/cuda/bin),
-# with NCCL when nccl.h and libnccl are beside it.  `make NVCC=` builds without it.
+# with NCCL when nccl.h and libnccl are beside it.  `make NVCC=` builds without it,
+# `make HAVE_NCCL=` without NCCL.
 #
 # Host code (runtime/cuda/*.c) is compiled by $(CC) like the rest, so it gets
 # our warnings and, with SAN=1, the sanitizers; kernels (*.cu) by nvcc for
@@ -18,7 +19,7 @@ NCCL_LIB   := $(firstword $(wildcard $(CUDA_LIBDIR)/libnccl.so /usr/lib/x86_64-l
 HAVE_NCCL  := $(if $(and $(NCCL_H),$(NCCL_LIB)),yes)
 NCCL_VERSION := $(if $(HAVE_NCCL),$(shell sed -nE 's/^\#define NCCL_(MAJOR|MINOR|PATCH) +([0-9]+).*/\2/p' $(NCCL_H) | paste -sd.))
 $(info gpu: nvcc ✓ $(NVCC) ($(shell $(NVCC) --version | sed -nE 's/.*release ([0-9.]+).*/\1/p')))
-$(info gpu: NCCL $(if $(HAVE_NCCL),✓ $(NCCL_VERSION) $(NCCL_H),✗ (no nccl.h and libnccl.so beside CUDA: ranks beyond one share a GPU)))
+$(info gpu: NCCL $(if $(HAVE_NCCL),✓ $(NCCL_VERSION) $(NCCL_H),✗ $(if $(and $(NCCL_H),$(NCCL_LIB)),(HAVE_NCCL= was given),(no nccl.h and libnccl.so beside CUDA)): ranks beyond one share a GPU))
 else
 HAVE_NCCL :=
 $(info gpu: nvcc ✗ (not on PATH nor in /usr/local/cuda/bin, or NVCC= was given): labrun --backend cuda will say it is not built in)
@@ -56,4 +57,11 @@ $(call obj,tests/gpu/test_dev_cuda.c tests/gpu/test_comm_cuda.c tests/gpu/test_c
 $(eval $(call criterion_test,gpu/dev_cuda,tests/gpu/test_dev_cuda.c,$(GPU_TEST_OBJS),$(RUNTIME_LIBS) $(CUDA_LIBS)))
 $(eval $(call criterion_test,gpu/comm_cuda,tests/gpu/test_comm_cuda.c,$(GPU_TEST_OBJS),$(RUNTIME_LIBS) $(CUDA_LIBS)))
 $(if $(HAVE_NCCL),$(eval $(call criterion_test,gpu/callcheck,tests/gpu/test_callcheck.c,$(CHECK_OBJ),$(CUDA_LIBS))))
+
+# The GPU check's first call (tests/gpu/run.sh): driver and runtime versions, each GPU's facts.
+GPU_INFO := $(BUILD)/tests/gpu/gpu_info
+$(call obj,tests/gpu/gpu_info.c): CPPFLAGS += $(CUDA_CPPFLAGS)
+$(GPU_INFO): $(call obj,tests/gpu/gpu_info.c)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
 endif

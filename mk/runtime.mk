@@ -12,7 +12,7 @@ RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
                      runtime/comm_shared.c runtime/ring_dev.c \
                      runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
-                     runtime/nsim.c runtime/comm_nsim.c
+                     runtime/nsim.c runtime/comm_nsim.c runtime/place.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c
@@ -41,6 +41,7 @@ SHARED_TEST_OBJS := $(call obj,runtime/comm_shared_host.c tests/runtime/shared_r
 $(eval $(call criterion_test,runtime/comm_shared,tests/runtime/test_comm_shared.c,$(SHARED_TEST_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/ring_dev,tests/runtime/test_ring_dev.c,$(SHARED_TEST_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/dev,tests/runtime/test_dev.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/place,tests/runtime/test_place.c,$(call obj,runtime/place.c),))
 $(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 

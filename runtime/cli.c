@@ -41,6 +41,7 @@ static void usage(FILE *out)
             "  -L DIR                   look for labs in DIR first\n"
             "  --timeout SECONDS        stop every rank and fail when the lab runs longer\n"
             "  -q, --quiet              no table on standard output\n"
+            "  --tf32                   fp32 GEMMs may use TF32 tensor cores (cuda; off by default)\n"
             "  --version\n"
             "\n"
             "backends:\n",
@@ -145,6 +146,7 @@ struct options {
     const char *backend, *device, *json, *trace, *svg;
     double timeout;             /* --timeout: seconds, 0 for none */
     bool help, list, quiet;
+    bool tf32;                  /* --tf32: fp32 GEMMs may use TF32 tensor cores */
     VEC(char *) rest;           /* arguments left for the lab's parameters; borrowed */
 };
 
@@ -204,6 +206,8 @@ static int parse_options(int argc, char **argv, struct options *o, struct qz_lab
             o->list = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
             o->quiet = true;
+        else if (strcmp(a, "--tf32") == 0)
+            o->tf32 = true;
         else if (!o->lab && a[0] != '-')
             o->lab = a;
         else
@@ -299,6 +303,7 @@ int labrun_main(int argc, char **argv)
             goto done;
         }
     }
+    dev_allow_tf32(o.tf32);
     params = lab_params_new(def);
     int nrest = (int)o.rest.n;
     VEC_PUSH(o.rest, NULL);

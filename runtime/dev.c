@@ -19,6 +19,28 @@ struct dev *dev_new(const struct dev_ops *ops, int rank, void *impl)
     return d;
 }
 
+/* labrun --tf32; read when a device is made, so one flag for the process is enough. */
+static bool tf32_allowed;
+
+void dev_allow_tf32(bool on)
+{
+    tf32_allowed = on;
+}
+
+bool dev_tf32_allowed(void)
+{
+    return tf32_allowed;
+}
+
+void dev_note(struct dev *d, char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    buf[0] = '\0';
+    if (d && d->ops->note)
+        d->ops->note(d, buf, n);
+}
+
 void dev_free_device(struct dev *d)
 {
     if (!d)

@@ -64,6 +64,12 @@ struct dev_ops {
      * calling thread (cpu).
      */
     double (*clock)(struct dev *d);
+    /*
+     * One line for the report on how this device computes (its GEMM library
+     * and math mode, how a host thread waits for it) into buf, n bytes.
+     * NULL: nothing to say.
+     */
+    void (*note)(struct dev *d, char *buf, size_t n);
 };
 
 /* One live allocation (the accounting's record). */
@@ -148,6 +154,18 @@ static inline double dev_clock(struct dev *d)
     dev_sync(d);
     return timer_thread_cpu();
 }
+
+/* The device's line for the report (dev_ops.note) into buf; "" when it has none. */
+void dev_note(struct dev *d, char *buf, size_t n);
+
+/*
+ * Whether fp32 GEMMs may use TF32 tensor cores on a device that has them
+ * (labrun --tf32): faster, with inputs rounded to a 10-bit mantissa, so
+ * fp32 results drift to about 1e-3 of the fp64 reference.  Off by default;
+ * set before the devices are made.  The cpu device ignores it.
+ */
+void dev_allow_tf32(bool on);
+bool dev_tf32_allowed(void);
 
 /* Frees every allocation still live, the backend state and d.  NULL is a no-op. */
 void dev_free_device(struct dev *d);

@@ -4,6 +4,7 @@
  */
 #include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,16 @@ static int cpu_max_abs_diff(struct dev *d, enum dtype t, size_t n, const void *x
     return 0;
 }
 
+/* Every fp32 and fp64 GEMM is computed in its own precision: OpenBLAS has no TF32. */
+static void cpu_note(struct dev *d, char *buf, size_t n)
+{
+    int t = openblas_get_num_threads();
+    snprintf(buf, n, "GEMM: OpenBLAS with %d thread%s per GEMM%s, fp32 and fp64 in full precision%s",
+             t, t == 1 ? "" : "s",
+             t == 1 ? " (a GEMM's whole cost is in its rank's thread CPU time)" : "",
+             dev_tf32_allowed() ? "; --tf32 has no effect on the cpu device" : "");
+}
+
 static const struct dev_ops cpu_ops = {
     .name = "cpu",
     .alloc = cpu_alloc,
@@ -149,6 +160,7 @@ static const struct dev_ops cpu_ops = {
     .max_abs_diff = cpu_max_abs_diff,
     .sync = NULL,
     .fini = NULL,
+    .note = cpu_note,
 };
 
 struct dev *dev_cpu_new(int rank)

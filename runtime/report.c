@@ -58,6 +58,7 @@ void lab_report_free(struct lab_report *r)
     for (size_t i = 0; i < r->notes.n; i++)
         free(r->notes.items[i]);
     VEC_FREE(r->notes);
+    free(r->placement);
     for (size_t i = 0; i < r->tables.n; i++) {
         struct lab_table *t = r->tables.items[i];
         free(t->title);
@@ -342,6 +343,8 @@ void lab_report_print(const struct lab_report *r, FILE *out)
     fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
             r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
             r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
+    if (r->placement)
+        fprintf(out, "placement: %s\n", r->placement);
     if (r->params && r->params->n) {
         fputs("params:", out);
         for (size_t i = 0; i < r->params->n; i++) {

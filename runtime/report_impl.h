@@ -49,6 +49,7 @@ struct lab_report {
     VEC(struct report_metric) metrics;
     VEC(struct report_check) checks;
     VEC(char *) notes;
+    char *placement;                /* where the backend put the ranks, printed under the backend line; owned, or NULL */
     VEC(struct lab_table *) tables; /* owned */
     VEC(struct lab_event) events;   /* names owned */
     VEC(struct report_stream) streams;

@@ -55,6 +55,8 @@ int lab_report_write_json(const struct lab_report *r, const char *path)
     json_t *root = json_object();
     json_object_set_new(root, "lab", json_string(r->def->name));
     json_object_set_new(root, "backend", json_string(r->backend));
+    if (r->placement)
+        json_object_set_new(root, "placement", json_string(r->placement));
     json_object_set_new(root, "ranks", json_integer(r->nranks));
     json_object_set_new(root, "cores", json_integer(r->cores));
 

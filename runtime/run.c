@@ -3,11 +3,13 @@
  * collect the report.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fault.h"
 #include "report_impl.h"
 #include "run.h"
+#include "util.h"
 
 struct run_arg {
     const struct lab_impl *impl;
@@ -34,7 +36,13 @@ static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
     fault_set_rank(rank);
     if (fault_rank_start(rank) < 0)
         return -1;
-    return a->impl->run(&ctx);
+    int rc = a->impl->run(&ctx);
+    /* After the lab's own notes: how rank 0's device computed (GEMM library, math mode). */
+    char note[512];
+    dev_note(dev, note, sizeof note);
+    if (rank == 0 && note[0])
+        lab_note(&ctx, "%s", note);
+    return rc;
 }
 
 int lab_nranks(const struct lab_impl *impl, const struct lab_params *p)
@@ -64,9 +72,10 @@ int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struc
     rep->nranks = n;
     rep->t0 = timer_wall();
     int rc = b->launch(n, rank_body, &a);
+    /* Under the backend line, so that 8 ranks sharing one GPU are seen before any figure. */
     if (b->placement && b->placement()[0]) {
-        struct lab_ctx k = { .report = rep };
-        lab_note(&k, "%s", b->placement());
+        free(rep->placement);
+        rep->placement = xstrdup(b->placement());
     }
     lab_report_finish(rep);
     return rc < 0 ? -1 : 0;

@@ -308,7 +308,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     /* ---- notes ---- */
     const char *clock = c->dev->ops->clock ? "device time" : "thread CPU time";
     if (own_gpu)
-        lab_note(c, "bubble = idle / (p x step).  Each stage has a GPU of its own, so nothing contends: the "
+        lab_note(c, "Each stage has a GPU of its own, so nothing contends: the "
                  "bubble is measured on the last wall-clock step, each stage's busy time being its GEMMs' "
                  "time from CUDA events on its stream; the replay beside it prices the operations as "
                  "below");
@@ -334,10 +334,6 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     if (cfg->kind == SCHED_NAIVE)
         lab_note(c, "naive: no pipelining; micro-batches go one at a time through every stage and back, "
                  "so the bubble is (p-1)/p whatever m is");
-    if (sharers)
-        lab_note(c, "each GEMM is timed with CUDA events on its rank's stream, so its cost is GPU time");
-    else
-        lab_note(c, "OpenBLAS runs one thread per rank, so a GEMM's whole cost is in its rank's thread CPU time");
 
     trace_all(c, cfg, &sc, all, reclen, &rp, wall0);
     lab_svg_rows(c, "stage");

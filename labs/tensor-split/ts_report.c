@@ -184,6 +184,6 @@ int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, co
         lab_note(c, "%d ranks on %d cores: compute times are thread CPU time (each rank's own work); "
                  "communication times are wall clock and include waiting for ranks that had no core",
                  R, c->cores);
-    lab_note(c, "OpenBLAS runs one thread per rank; the unsplit row is the whole layer on rank 0's device");
+    lab_note(c, "the unsplit row is the whole layer on rank 0's device (the device's GEMM library is in the last note)");
     return 0;
 }

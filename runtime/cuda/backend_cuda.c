@@ -8,8 +8,8 @@
  * macro on its thread, every NCCL communicator is aborted, so the other
  * ranks' waits return instead of hanging.  When ranks
  * outnumber GPUs they all share GPU 0, each as its own stream with its own
- * allocations, and talk through device-to-device copies (cuda-shared);
- * backend_cuda_placement() says which, for the report.
+ * allocations, and talk through device-to-device copies (cuda-shared).
+ * The rule and the report's placement line are place.c's.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -23,10 +23,12 @@
 #include "callcheck.h"
 #include "comm_cuda.h"
 #include "dev_cuda.h"
+#include "place.h"
+#include "timer.h"
 #include "util.h"
 
 /* How the last launch placed its ranks (one line for the report). */
-static char placement[320];
+static char placement[1024];
 
 const char *backend_cuda_placement(void)
 {
@@ -89,14 +91,29 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
     struct dev **devs = xcalloc((size_t)nranks, sizeof *devs);
     struct comm_shared_world *shared = NULL;
 #ifdef HAVE_NCCL
-    bool use_nccl = nranks <= ngpu;
+    const bool have_nccl = true;
 #else
-    bool use_nccl = false;
+    const bool have_nccl = false;
 #endif
-    for (int r = 0; r < nranks && r < ngpu; r++)
-        cuda_spin_wait(r);
+    bool use_nccl = place_cuda_nccl(nranks, ngpu, have_nccl);
+    /* The names, for the placement line; properties need no context. */
+    char (*names)[256] = xcalloc((size_t)ngpu, sizeof *names);
+    const char **name_of = xcalloc((size_t)ngpu, sizeof *name_of);
+    for (int g = 0; g < ngpu; g++) {
+        struct cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, g));
+        snprintf(names[g], sizeof names[g], "%s", prop.name);
+        name_of[g] = names[g];
+    }
+    place_cuda_text(placement, sizeof placement, nranks, ngpu, name_of, have_nccl);
+    free(name_of);
+    free(names);
+    /* Every rank is a thread of this process: spin only while each can have a core. */
+    int cores = timer_cores();
+    for (int g = 0; g < (use_nccl ? nranks : 1); g++)
+        cuda_wait_mode(g, nranks, cores);
     for (int r = 0; r < nranks; r++) {
-        devs[r] = dev_cuda_new(r, use_nccl ? r : 0);
+        devs[r] = dev_cuda_new(r, place_cuda_gpu(r, use_nccl));
         devs[r]->sharers = use_nccl ? 1 : nranks;
     }
     if (use_nccl) {
@@ -119,26 +136,11 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
         for (int r = 0; r < nranks; r++)
             comms[r] = comm_nccl_rank(&nccl_launch->links[r], r, nranks, devs[r], gpus, nranks);
         free(gpus);
-        snprintf(placement, sizeof placement,
-                 "%d rank%s on %d GPU%s, one GPU each; communication through NCCL (bytes shown are "
-                 "what a ring moves: NCCL picks its own algorithm)",
-                 nranks, nranks == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
 #endif
     } else {
         shared = comm_shared_world_new(nranks, &comm_shared_cuda_hooks);
         for (int r = 0; r < nranks; r++)
             comms[r] = comm_shared_rank(shared, r, devs[r]);
-        snprintf(placement, sizeof placement,
-                 "%d ranks share GPU 0 (%d GPU%s here%s): each rank is a CUDA stream with its own "
-                 "memory; messages are device-to-device copies ordered by events, not NCCL, "
-                 "and ranks contend for the one GPU",
-                 nranks, ngpu, ngpu == 1 ? "" : "s",
-#ifdef HAVE_NCCL
-                 ""
-#else
-                 ", built without NCCL"
-#endif
-                 );
     }
     /* A failed rank wakes the others: cuda-shared's mailboxes, or an NCCL abort. */
     struct rank_threads how = { .body = body, .arg = arg, .enter = cuda_enter,
@@ -175,4 +177,5 @@ const struct backend backend_cuda = {
     .available = cuda_available,
     .launch = cuda_launch,
     .is_root = NULL,
+    .placement = backend_cuda_placement,
 };

@@ -20,8 +20,14 @@ struct dev_cuda {
     cudaStream_t stream;        /* every kernel and copy of this rank */
     cublasHandle_t blas;        /* bound to stream */
     double *scratch;            /* 2 device doubles for max_abs_diff */
-    cudaEvent_t base, now;      /* the cost clock: now's time since base, both on stream */
+    cudaEvent_t last, next;     /* the cost clock's previous reading, and the one being taken */
+    double elapsed;             /* seconds between the first event and last, summed in double */
+    cublasMath_t math;          /* the math mode of blas */
 };
+
+/* How host threads of this process wait for the GPU (cuda_wait_mode), for the report. */
+static bool wait_blocks;
+static char wait_text[200] = "host threads wait for the GPU in CUDA's default way (cudaDeviceScheduleAuto)";
 
 static struct dev_cuda *impl_of(struct dev *d)
 {
@@ -46,14 +52,24 @@ int cuda_gpu_count(char *why, size_t n)
     return count;
 }
 
-void cuda_spin_wait(int gpu)
+bool cuda_wait_mode(int gpu, int nranks, int cores)
 {
+    bool spin = nranks <= cores;
     CUDA_CHECK(cudaSetDevice(gpu));
-    cudaError_t e = cudaSetDeviceFlags(cudaDeviceScheduleSpin);
-    /* A context made earlier in this process keeps its flags; that is harmless. */
+    cudaError_t e = cudaSetDeviceFlags(spin ? cudaDeviceScheduleSpin : cudaDeviceScheduleBlockingSync);
+    /* Older runtimes refuse to change an active context's flags; it keeps its own then. */
     if (e != cudaSuccess && e != cudaErrorSetOnActiveProcess)
         CUDA_CHECK(e);
     (void)cudaGetLastError();
+    wait_blocks = !spin;
+    if (spin)
+        snprintf(wait_text, sizeof wait_text, "waiting host threads spin (cudaDeviceScheduleSpin: "
+                 "%d rank%s on %d core%s)", nranks, nranks == 1 ? "" : "s", cores, cores == 1 ? "" : "s");
+    else
+        snprintf(wait_text, sizeof wait_text, "waiting host threads block (cudaDeviceScheduleBlockingSync: "
+                 "%d ranks on %d core%s, so a spinning rank would take the core of the rank being timed)",
+                 nranks, cores, cores == 1 ? "" : "s");
+    return spin;
 }
 
 static void *cu_alloc(struct dev *d, size_t bytes)
@@ -183,27 +199,51 @@ static int cu_sync(struct dev *d)
 
 /*
  * The cost clock (dev_ops.clock): an event recorded on the rank's stream once
- * the work queued before it is done, read against the base event recorded
- * when the device was made.  Two readings differ by the GPU time of the work
- * queued between them (on a shared GPU, with the other ranks' kernels that
- * ran in between).
+ * the work queued before it is done.  Two readings differ by the GPU time of
+ * the work queued between them (on a shared GPU, with the other ranks'
+ * kernels that ran in between).  Each reading times only the interval since
+ * the previous one and adds it to a double: cudaEventElapsedTime's float
+ * milliseconds measured from the device's birth would lose microseconds
+ * after a couple of minutes.
  */
 static double cu_clock(struct dev *d)
 {
     struct dev_cuda *g = impl_of(d);
     float ms = 0;
-    CUDA_CHECK(cudaEventRecord(g->now, g->stream));
-    CUDA_CHECK(cudaEventSynchronize(g->now));
-    CUDA_CHECK(cudaEventElapsedTime(&ms, g->base, g->now));
-    return ms * 1e-3;
+    CUDA_CHECK(cudaEventRecord(g->next, g->stream));
+    CUDA_CHECK(cudaEventSynchronize(g->next));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, g->last, g->next));
+    g->elapsed += ms * 1e-3;
+    cudaEvent_t t = g->last;
+    g->last = g->next;
+    g->next = t;
+    return g->elapsed;
+}
+
+static const char *math_name(cublasMath_t m)
+{
+    return m == CUBLAS_TF32_TENSOR_OP_MATH ? "CUBLAS_TF32_TENSOR_OP_MATH" : "CUBLAS_DEFAULT_MATH";
+}
+
+static void cu_note(struct dev *d, char *buf, size_t n)
+{
+    struct dev_cuda *g = d->impl;
+    const char *over = getenv("NVIDIA_TF32_OVERRIDE");
+    snprintf(buf, n, "GEMM: cuBLAS, math mode %s (%s)%s; %s", math_name(g->math),
+             g->math == CUBLAS_TF32_TENSOR_OP_MATH
+                 ? "--tf32: fp32 GEMMs may round their inputs to TF32, a 10-bit mantissa"
+                 : "fp32 GEMMs in full fp32, no TF32; labrun --tf32 allows it",
+             over && strcmp(over, "0") == 0 ? "; NVIDIA_TF32_OVERRIDE=0 forbids TF32 whatever the mode"
+                                            : "",
+             wait_text);
 }
 
 static void cu_fini(struct dev *d)
 {
     struct dev_cuda *g = impl_of(d);
     CUDA_CHECK(cudaStreamSynchronize(g->stream));
-    CUDA_CHECK(cudaEventDestroy(g->base));
-    CUDA_CHECK(cudaEventDestroy(g->now));
+    CUDA_CHECK(cudaEventDestroy(g->last));
+    CUDA_CHECK(cudaEventDestroy(g->next));
     CUDA_CHECK(cudaFree(g->scratch));
     CUBLAS_CHECK(cublasDestroy(g->blas));
     CUDA_CHECK(cudaStreamDestroy(g->stream));
@@ -227,6 +267,7 @@ static const struct dev_ops cuda_ops = {
     .sync = cu_sync,
     .fini = cu_fini,
     .clock = cu_clock,
+    .note = cu_note,
 };
 
 struct dev *dev_cuda_new(int rank, int gpu)
@@ -237,12 +278,18 @@ struct dev *dev_cuda_new(int rank, int gpu)
     CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
     CUBLAS_CHECK(cublasCreate(&g->blas));
     CUBLAS_CHECK(cublasSetStream(g->blas, g->stream));
-    /* No TF32 for fp32 GEMMs: the labs hold fp32 to 1e-5 of the fp64 reference. */
-    CUBLAS_CHECK(cublasSetMathMode(g->blas, CUBLAS_PEDANTIC_MATH));
+    /*
+     * The default math mode keeps fp32 GEMMs in fp32 (no TF32), so the labs
+     * hold fp32 to 1e-5 of the fp64 reference; --tf32 trades that for speed.
+     */
+    g->math = dev_tf32_allowed() ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH;
+    CUBLAS_CHECK(cublasSetMathMode(g->blas, g->math));
     CUDA_CHECK(cudaMalloc((void **)&g->scratch, 2 * sizeof(double)));
-    CUDA_CHECK(cudaEventCreate(&g->base));
-    CUDA_CHECK(cudaEventCreate(&g->now));
-    CUDA_CHECK(cudaEventRecord(g->base, g->stream));
+    /* Waiting on an event honours blocking only when the event was made to block. */
+    unsigned evflags = wait_blocks ? cudaEventBlockingSync : cudaEventDefault;
+    CUDA_CHECK(cudaEventCreateWithFlags(&g->last, evflags));
+    CUDA_CHECK(cudaEventCreateWithFlags(&g->next, evflags));
+    CUDA_CHECK(cudaEventRecord(g->last, g->stream));
     return dev_new(&cuda_ops, rank, g);
 }
 

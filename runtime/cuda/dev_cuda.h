@@ -10,6 +10,7 @@
 #ifndef RT_CUDA_DEV_CUDA_H
 #define RT_CUDA_DEV_CUDA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <cuda_runtime.h>
 
@@ -23,11 +24,15 @@
 int cuda_gpu_count(char *why, size_t n);
 
 /*
- * Make host threads spin while they wait for GPU gpu: a rank's thread CPU
- * time then covers the GPU work it waited for, which is what the labs
- * measure costs in.  Call before the first device made on that GPU.
+ * How host threads of this process wait for GPU gpu, for nranks ranks
+ * (threads or processes) on cores cores.  With a core each they spin
+ * (cudaDeviceScheduleSpin: no sleep and wake-up stretches a timed wait);
+ * with more ranks than cores a spinning rank would take the core that the
+ * rank being timed needs, so they block (cudaDeviceScheduleBlockingSync).
+ * Call before the first device made on that GPU; the devices' report note
+ * says which.  Returns whether they spin.
  */
-void cuda_spin_wait(int gpu);
+bool cuda_wait_mode(int gpu, int nranks, int cores);
 
 /*
  * Rank rank's device on GPU gpu, with a new stream and cuBLAS handle.  Makes

@@ -16,7 +16,7 @@
 #include "comm_mpi.h"
 
 static bool on_cuda;            /* --device cuda */
-static char placement[320];     /* how the last launch placed the ranks */
+static char placement[800];     /* how the last launch placed the ranks */
 
 static int mpi_set_device(const char *name, char *why, size_t n)
 {
@@ -86,10 +86,11 @@ static int mpi_launch(int nranks, backend_body body, void *arg)
     MPI_CHECK(MPI_Allreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     snprintf(placement, sizeof placement,
              "%d MPI processes on %d node%s; %s (bytes shown are what a ring moves: %s picks "
-             "its own algorithm)", size, nodes, nodes == 1 ? "" : "s",
+             "its own algorithm)%s%s", size, nodes, nodes == 1 ? "" : "s",
              on_cuda ? "one GPU per rank, collectives and send/recv through NCCL"
                      : "host memory, collectives and send/recv through MPI",
-             on_cuda ? "NCCL" : "the MPI library");
+             on_cuda ? "NCCL" : "the MPI library", on_cuda ? "; rank 0: " : "",
+             on_cuda ? mpi_cuda_placement() : "");
 
     int rc = body(rank, size, comm, dev, arg);
     /*

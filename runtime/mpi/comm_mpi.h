@@ -34,7 +34,9 @@ struct comm *comm_mpi_world(void);
 /*
  * The cuda device for `--backend mpi --device cuda` (mpi_cuda.c, built with
  * nvcc and NCCL): one GPU per rank of this node, its index the rank's place
- * among the node's ranks (MPI_Comm_split_type), and an NCCL communicator over
+ * among the node's ranks (MPI_Comm_split_type) modulo the GPUs the process
+ * sees (place_gpu_of), refused when two ranks would share one physical GPU
+ * (NCCL cannot), and an NCCL communicator over
  * every rank, bootstrapped by broadcasting rank 0's ncclUniqueId.  0, or -1
  * with the reason in why (on every rank: they agree through MPI).
  */
@@ -47,5 +49,8 @@ void mpi_cuda_done(void);
  * in why (the build has no CUDA and NCCL, or the driver's own words).
  */
 int mpi_cuda_available(char *why, size_t n);
+
+/* After mpi_cuda_rank: this process's GPU, for the report ("" before, or without CUDA). */
+const char *mpi_cuda_placement(void);
 
 #endif

@@ -13,6 +13,11 @@ int mpi_cuda_available(char *why, size_t n)
     return -1;
 }
 
+const char *mpi_cuda_placement(void)
+{
+    return "";
+}
+
 int mpi_cuda_rank(struct comm **comm, struct dev **dev, char *why, size_t n)
 {
     (void)comm;

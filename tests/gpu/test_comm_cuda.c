@@ -5,6 +5,10 @@
  * summation order gives the exact sum; sizes 0, 1, fewer than the ranks, not
  * divisible by them, and several chunks.  The bytes counted must be those of
  * the threads backend's ring (ringcount.h).  Skips where there is no GPU.
+ *
+ * Rank threads only record what they saw; every assertion is on the test's
+ * own thread, where Criterion can report it (a failed assertion in another
+ * thread would end the process instead).
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -26,7 +30,14 @@ struct rank_case {
     enum dtype t;
     int bad;                /* elements that differ from the reference */
     uint64_t ar_sent, ar_recvd;
+    const char *failed;     /* the first collective that returned an error, or NULL */
 };
+
+/* Record the first failing call of a rank; the main thread asserts on it. */
+#define RECORD(k, call) do { \
+        if ((call) != 0 && !(k)->failed) \
+            (k)->failed = #call; \
+    } while (0)
 
 /* All-reduce, all-gather, reduce-scatter and broadcast on one rank, checked as it goes. */
 static void *rank_main(void *p)
@@ -48,7 +59,7 @@ static void *rank_main(void *p)
     /* all-reduce */
     dev_copy(d, g, h, n * es, DEV_H2D);
     comm_stats_reset(c);
-    cr_assert_eq(comm_allreduce(c, g, n, k->t), 0);
+    RECORD(k, comm_allreduce(c, g, n, k->t));
     k->ar_sent = c->stats.sent[COMM_ALLREDUCE];
     k->ar_recvd = c->stats.recvd[COMM_ALLREDUCE];
     dev_copy(d, back, g, n * es, DEV_D2H);
@@ -60,14 +71,14 @@ static void *rank_main(void *p)
     }
     /* all-gather of each rank's share */
     dev_copy(d, g, h, counts[r] * es, DEV_H2D);
-    cr_assert_eq(comm_allgatherv(c, g, g2, counts, k->t), 0);
+    RECORD(k, comm_allgatherv(c, g, g2, counts, k->t));
     dev_copy(d, back, g2, n * es, DEV_D2H);
     for (int q = 0; q < size; q++)
         for (size_t i = 0; i < counts[q]; i++)
             k->bad += dtype_get(k->t, back, comm_share_offset(n, size, q) + i) != input(q, i);
     /* reduce-scatter */
     dev_copy(d, g, h, n * es, DEV_H2D);
-    cr_assert_eq(comm_reducescatterv(c, g, g2, counts, k->t), 0);
+    RECORD(k, comm_reducescatterv(c, g, g2, counts, k->t));
     dev_copy(d, back, g2, counts[r] * es, DEV_D2H);
     for (size_t i = 0; i < counts[r]; i++) {
         double s = 0;
@@ -77,11 +88,11 @@ static void *rank_main(void *p)
     }
     /* broadcast from the last rank */
     dev_copy(d, g, h, n * es, DEV_H2D);
-    cr_assert_eq(comm_broadcast(c, g, n, k->t, size - 1), 0);
+    RECORD(k, comm_broadcast(c, g, n, k->t, size - 1));
     dev_copy(d, back, g, n * es, DEV_D2H);
     for (size_t i = 0; i < n; i++)
         k->bad += dtype_get(k->t, back, i) != input(size - 1, i);
-    cr_assert_eq(comm_barrier(c), 0);
+    RECORD(k, comm_barrier(c));
     dev_free(d, g);
     dev_free(d, g2);
     free(h);
@@ -98,6 +109,8 @@ static void run_ranks(struct rank_case *ks, int size)
     for (int r = 0; r < size; r++)
         pthread_join(th[r], NULL);
     for (int r = 0; r < size; r++) {
+        cr_assert_null(ks[r].failed, "%d ranks, %zu elements: rank %d: %s failed", size, ks[r].n, r,
+                       ks[r].failed);
         cr_assert_eq(ks[r].bad, 0, "%d ranks, %zu %s elements: rank %d has %d wrong", size,
                      ks[r].n, dtype_name(ks[r].t), r, ks[r].bad);
         uint64_t s, v;

@@ -246,11 +246,18 @@ static int marked_launch(int n, backend_body body, void *arg)
 
 static const struct backend marked = { .name = "cpu", .summary = "cpu ranks marked as GPUs", .launch = marked_launch };
 
-/* Whether the report's notes speak only of GPUs (no cores, no OpenBLAS). */
+/*
+ * Whether the lab's notes speak only of GPUs (no cores, no OpenBLAS).  The
+ * last note, "GEMM: ...", is the device's own (here the cpu device under a
+ * GPU's mark), so the lab's end before it.
+ */
 static bool gpu_notes(const char *text)
 {
-    const char *notes = strstr(text, "notes\n");
-    return notes && !strstr(notes, "OpenBLAS") && !strstr(notes, "core");
+    const char *notes = strstr(text, "notes\n"), *device = notes ? strstr(notes, "GEMM: ") : NULL;
+    if (!notes || !device)
+        return false;
+    size_t n = (size_t)(device - notes);
+    return !memmem(notes, n, "OpenBLAS", 8) && !memmem(notes, n, "core", 4);
 }
 
 static char *printed(const struct labtest *t)

@@ -210,3 +210,38 @@ Test(report, an_absent_backend_is_refused_with_its_reason)
     rep = lab_report_new(file->lab, params, "nope", 1, 2);
     cr_assert_eq(lab_run(&probe, params, &absent, rep), -2);
 }
+
+/* A backend that runs its ranks as the cpu backend does and says where they went. */
+static const char *probe_placement(void) { return "3 ranks share the probe's one device"; }
+
+Test(report, the_placement_is_printed_under_the_backend_line_and_the_device_note_last)
+{
+    struct backend placed = backend_cpu;
+    placed.placement = probe_placement;
+    rep = lab_report_new(file->lab, params, "cpu", lab_nranks(&probe, params), 2);
+    cr_assert_eq(lab_run(&probe, params, &placed, rep), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    lab_report_print(rep, out);
+    fclose(out);
+    /* Line 1 the lab, line 2 the backend, line 3 the placement: before any figure. */
+    const char *l3 = strchr(strchr(text, '\n') + 1, '\n') + 1;
+    const char *want = "placement: 3 ranks share the probe's one device\n";
+    cr_assert_eq(strncmp(l3, want, strlen(want)), 0, "%s", text);
+    /* The cpu device names its GEMM library and claims no cuBLAS. */
+    const char *gemm = strstr(text, "  GEMM: OpenBLAS with ");
+    cr_assert_not_null(gemm, "%s", text);
+    cr_assert_null(strstr(text, "cuBLAS"), "%s", text);
+    cr_assert_null(strstr(gemm + 1, "\n  "), "the device's note is the last: %s", text);
+    free(text);
+    char *p = path("placed.json");
+    cr_assert_eq(lab_report_write_json(rep, p), 0);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    cr_assert_not_null(j, "not JSON: %s", e.text);
+    cr_assert_str_eq(json_string_value(json_object_get(j, "placement")),
+                     "3 ranks share the probe's one device");
+    json_decref(j);
+    free(p);
+}
