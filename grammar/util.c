@@ -164,3 +164,15 @@ int edit_distance(const char *a, const char *b)
     }
     return row[lb];
 }
+
+const char *closest_word(const char *word, const char *const *cands)
+{
+    const char *best = NULL;
+    int bestd = 3;
+    int wlen = (int)strlen(word);
+    for (size_t i = 0; cands[i]; i++) {
+        int dist = edit_distance(word, cands[i]);
+        if (dist < bestd && dist < wlen) { bestd = dist; best = cands[i]; }
+    }
+    return best;
+}

@@ -33,5 +33,7 @@ size_t utf8_check(const char *s, size_t n);
 
 /* Levenshtein distance, for "did you mean" suggestions. */
 int edit_distance(const char *a, const char *b);
+/* The closest of cands (NULL-terminated) to word within edit distance 2 (and shorter than word), or NULL. */
+const char *closest_word(const char *word, const char *const *cands);
 
 #endif
