@@ -38,6 +38,12 @@ char *b_loc_text(struct build_state *b, const struct src_loc *loc)
     return xstrndup(b->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1));
 }
 
+/* Is s keyword tok's spelling (a keyword that came as a name: `answer true`, `of answer`)? */
+static bool is_word(const char *s, int tok)
+{
+    return !strcmp(s, kw_of(tok)->word);
+}
+
 /* The block's record of once-only statements. */
 static struct kw_seen *seen_in(struct build_state *b, enum kw_place block)
 {
@@ -351,10 +357,10 @@ void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word
         if (b->q->kind == Q_NUMERIC)
             diag_error(b->d, loc, "a numeric answer is a number (42, 0.27 within 0.01, 0.26..0.29), not '%s'",
                        word);
-        else if (strcmp(word, "true") && strcmp(word, "false"))
+        else if (!is_word(word, T_TRUE) && !is_word(word, T_FALSE))
             diag_error(b->d, loc, "a truefalse answer is true or false, not '%s'", word);
         else {
-            b->q->tf_answer = !strcmp(word, "true");
+            b->q->tf_answer = is_word(word, T_TRUE);
             b->q->has_answer = true;
             b->q->answer_loc = *kw;
         }
@@ -476,7 +482,7 @@ void b_q_expect_within(struct build_state *b, const struct src_loc *stmt, char *
     if (!r) { free(metric); b_value_free(tol); b_value_free(v); return; }
     struct ast_expect e = { .metric = metric, .metric_loc = *mloc, .op = CMP_WITHIN,
                             .tolerance = *tol, .loc = *stmt };
-    if (v->kind == VAL_IDENT && !strcmp(v->str, "answer")) {
+    if (v->kind == VAL_IDENT && is_word(v->str, T_ANSWER)) {
         e.of_answer = true;
         e.value.loc = v->loc;
         b_value_free(v);
@@ -504,7 +510,7 @@ struct ast_value *b_value_name(struct build_state *b, char *s, const struct src_
     struct ast_value *v = xcalloc(1, sizeof *v);
     v->str = s;
     v->loc = *loc;
-    if (!strcmp(s, "true") || !strcmp(s, "false")) {
+    if (is_word(s, T_TRUE) || is_word(s, T_FALSE)) {
         v->kind = VAL_BOOL;
         v->boolean = s[0] == 't';
     } else {

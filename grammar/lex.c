@@ -1,8 +1,8 @@
 /*
  * lex.c — numbers, stray characters, and the token stream the grammar
- * reads (qzplex), which keeps a stack of open braces.  (Keywords: the
- * lookup kwgen writes from keywords.def, called in quiz.l.)  (Positions and
- * string literals: lex_text.c.)
+ * reads (qzplex), which keeps a stack of open braces.  (Positions and string
+ * literals: lex_text.c; keywords: kw_lookup, which kwgen writes from
+ * keywords.def.)
  *
  * The brace stack is what lets an unclosed block be reported where it
  * opened: at the end of the file, or when a block cannot go on (the next
