@@ -11,217 +11,238 @@
 #include <math.h>
 #include <string.h>
 
-#include "parse.h"
+#include "build.h"
+#include "quiz.tab.h"
 
-#define HERE(loc) ((loc) ? *(loc) : (struct src_loc){ 0 })
-
-const char *b_suggest(const char *word, const char *const *cands)
+void b_init(struct build_state *b, struct diag *d, const struct source *src)
 {
-    const char *best = NULL;
-    int bestd = 3;
-    int wlen = (int)strlen(word);
-    for (size_t i = 0; cands[i]; i++) {
-        int dist = edit_distance(word, cands[i]);
-        if (dist < bestd && dist < wlen) { bestd = dist; best = cands[i]; }
-    }
-    return best;
+    *b = (struct build_state){ .d = d, .src = src, .file = ast_file_new(src) };
 }
 
-char *b_loc_text(struct qz_parser *p, const struct src_loc *loc)
+struct ast_file *b_finish(struct build_state *b)
+{
+    /* Blocks left open by an abandoned parse. */
+    if (b->quiz && b->quiz != b->file->quiz) ast_quiz_free(b->quiz);
+    if (b->lab && b->lab != b->file->lab) ast_labdef_free(b->lab);
+    b_value_free(b->range_lo);
+    b_value_free(b->range_hi);
+    b->quiz = NULL;
+    b->lab = NULL;
+    b->range_lo = b->range_hi = NULL;
+    return b->file;
+}
+
+char *b_loc_text(struct build_state *b, const struct src_loc *loc)
 {
     /* Keywords are ASCII on one line: their length is their width. */
-    return xstrndup(p->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1));
+    return xstrndup(b->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1));
+}
+
+/* Is s keyword tok's spelling (a keyword that came as a name: `answer true`, `of answer`)? */
+static bool is_word(const char *s, int tok)
+{
+    return !strcmp(s, kw_of(tok)->word);
+}
+
+/* The block's record of once-only statements. */
+static struct kw_seen *seen_in(struct build_state *b, enum kw_place block)
+{
+    return block == KWB_QUIZ ? &b->quiz_seen : block == KWB_LAB ? &b->lab_seen : &b->q_seen;
+}
+
+bool b_once(struct build_state *b, enum kw_place block, int tok, const struct src_loc *kw)
+{
+    const struct kw *k = kw_of(tok);
+    if (!(k->once & KW_AT(block))) return true;
+    struct kw_seen *seen = seen_in(b, block);
+    int i = kw_index(k);
+    if (seen->has[i]) {
+        if (block == KWB_QUIZ)
+            diag_error(b->d, kw, "'%s' is given twice in quiz '%s'", k->word, b->quiz->id);
+        else if (block == KWB_LAB)
+            diag_error(b->d, kw, "'%s' is given twice in lab '%s'", k->word, b->lab->name);
+        else
+            diag_error(b->d, kw, "'%s' is given twice in %s question '%s'", k->word, ast_qkind_name(b->q->kind),
+                       b->q->id);
+        diag_note(b->d, &seen->at[i], "the first '%s' is here", k->word);
+        return false;
+    }
+    seen->has[i] = true;
+    seen->at[i] = *kw;
+    return true;
 }
 
 /* ---- File structure ------------------------------------------------------ */
 
 /* The first quiz, lab or top-level question decides what the file is; report what does not fit. */
-void b_top_item(struct qz_parser *p, const char *what, const struct src_loc *at)
+void b_top_item(struct build_state *b, const char *what, const struct src_loc *at)
 {
     if (!strcmp(what, "quiz")) {
-        if (p->has_quiz) {
-            diag_error(p->d, at, "a file holds one quiz; this is a second");
-            diag_note(p->d, &p->first_quiz, "the first quiz is here");
-        } else if (p->has_lab) {
-            diag_error(p->d, at, "a quiz cannot share a file with a lab manifest");
-            diag_note(p->d, &p->first_lab, "the lab manifest is here");
-        } else if (p->has_question) {
-            diag_error(p->d, at, "a quiz file holds its questions inside the quiz block");
-            diag_note(p->d, &p->first_question, "this question stands outside it");
+        if (b->has_quiz) {
+            diag_error(b->d, at, "a file holds one quiz; this is a second");
+            diag_note(b->d, &b->first_quiz, "the first quiz is here");
+        } else if (b->has_lab) {
+            diag_error(b->d, at, "a quiz cannot share a file with a lab manifest");
+            diag_note(b->d, &b->first_lab, "the lab manifest is here");
+        } else if (b->has_question) {
+            diag_error(b->d, at, "a quiz file holds its questions inside the quiz block");
+            diag_note(b->d, &b->first_question, "this question stands outside it");
         }
-        if (!p->has_quiz) p->first_quiz = *at;
-        p->has_quiz = true;
+        if (!b->has_quiz) b->first_quiz = *at;
+        b->has_quiz = true;
     } else if (!strcmp(what, "lab")) {
-        if (p->has_lab) {
-            diag_error(p->d, at, "a file holds one lab manifest; this is a second");
-            diag_note(p->d, &p->first_lab, "the first lab manifest is here");
-        } else if (p->has_quiz || p->has_question) {
-            diag_error(p->d, at, "a lab manifest stands alone in its file");
-            diag_note(p->d, p->has_quiz ? &p->first_quiz : &p->first_question, "this file also holds a %s",
-                      p->has_quiz ? "quiz" : "question");
+        if (b->has_lab) {
+            diag_error(b->d, at, "a file holds one lab manifest; this is a second");
+            diag_note(b->d, &b->first_lab, "the first lab manifest is here");
+        } else if (b->has_quiz || b->has_question) {
+            diag_error(b->d, at, "a lab manifest stands alone in its file");
+            diag_note(b->d, b->has_quiz ? &b->first_quiz : &b->first_question, "this file also holds a %s",
+                      b->has_quiz ? "quiz" : "question");
         }
-        if (!p->has_lab) p->first_lab = *at;
-        p->has_lab = true;
+        if (!b->has_lab) b->first_lab = *at;
+        b->has_lab = true;
     } else {
-        if (p->has_quiz) {
+        if (b->has_quiz) {
             /* Once: after a stray '}' every later question is outside, for one mistake. */
-            if (!p->outside_reported) {
-                diag_error(p->d, at, "this %s stands outside the quiz block", what);
-                if (p->quiz_end.line)
-                    diag_note(p->d, &p->quiz_end, "the quiz block ends here");
+            if (!b->outside_reported) {
+                diag_error(b->d, at, "this %s stands outside the quiz block", what);
+                if (b->quiz_end.line)
+                    diag_note(b->d, &b->quiz_end, "the quiz block ends here");
                 else
-                    diag_note(p->d, &p->first_quiz, "the quiz is here");
+                    diag_note(b->d, &b->first_quiz, "the quiz is here");
             }
-            p->outside_reported = true;
-        } else if (p->has_lab) {
-            diag_error(p->d, at, "a lab manifest holds no %ss", what);
-            diag_note(p->d, &p->first_lab, "the lab manifest is here");
+            b->outside_reported = true;
+        } else if (b->has_lab) {
+            diag_error(b->d, at, "a lab manifest holds no %ss", what);
+            diag_note(b->d, &b->first_lab, "the lab manifest is here");
         }
-        if (!p->has_question) p->first_question = *at;
-        p->has_question = true;
+        if (!b->has_question) b->first_question = *at;
+        b->has_question = true;
     }
 }
 
 /* quizhead: QUIZ name '{' */
-void b_top_quiz_open(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
+void b_top_quiz_open(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
-    b_top_item(p, "quiz", kw);
+    b_top_item(b, "quiz", kw);
     struct ast_quiz *q = ast_quiz_new();
     q->id = name;
     q->loc = *kw;
     q->id_loc = *name_loc;
-    if (!p->file->quiz) p->file->quiz = q;
-    p->quiz = q;
-    memset(p->hdr_has, 0, sizeof p->hdr_has);
-    p->skip_langs = false;
+    if (!b->file->quiz) b->file->quiz = q;
+    b->quiz = q;
+    memset(b->quiz_seen.has, 0, sizeof b->quiz_seen.has);
+    b->skip_langs = false;
 }
 
 /* quiz: quizhead qitems '}' */
-void b_top_quiz_close(struct qz_parser *p, const struct src_loc *end)
+void b_top_quiz_close(struct build_state *b, const struct src_loc *end)
 {
-    if (p->quiz == p->file->quiz) p->quiz_end = *end;
-    if (p->quiz && p->quiz != p->file->quiz) ast_quiz_free(p->quiz);  /* a second quiz, already reported */
-    p->quiz = NULL;
+    if (b->quiz == b->file->quiz) b->quiz_end = *end;
+    if (b->quiz && b->quiz != b->file->quiz) ast_quiz_free(b->quiz);  /* a second quiz, already reported */
+    b->quiz = NULL;
 }
 
 /* qhead: qkind name '{' — the question joins the file's items now, so they stay in source order. */
-void b_question_open(struct qz_parser *p, int kind, const struct src_loc *kw, char *name,
+void b_question_open(struct build_state *b, int kind, const struct src_loc *kw, char *name,
                      const struct src_loc *name_loc)
 {
-    if (!p->quiz) b_top_item(p, "question", kw);
+    if (!b->quiz) b_top_item(b, "question", kw);
     struct ast_question *q = ast_question_new((enum ast_qkind)kind);
     q->id = name;
     q->loc = *kw;
     q->id_loc = *name_loc;
     struct ast_item it = { .question = q };
-    VEC_PUSH(p->file->items, it);
-    p->q = q;
-    memset(p->q_has, 0, sizeof p->q_has);
+    VEC_PUSH(b->file->items, it);
+    b->q = q;
+    memset(b->q_seen.has, 0, sizeof b->q_seen.has);
 }
 
 /* question: qhead qstmts '}' */
-void b_question_close(struct qz_parser *p)
+void b_question_close(struct build_state *b)
 {
-    p->q = NULL;
+    b->q = NULL;
 }
 
 /* include: INCLUDE STRING */
-void b_include(struct qz_parser *p, const struct src_loc *kw, char *path, const struct src_loc *loc)
+void b_include(struct build_state *b, const struct src_loc *kw, char *path, const struct src_loc *loc)
 {
-    if (!p->quiz) b_top_item(p, "include", kw);
+    if (!b->quiz) b_top_item(b, "include", kw);
     struct ast_include *inc = xcalloc(1, sizeof *inc);
     inc->path = path;
     inc->loc = loc_span(kw, loc);
     struct ast_item it = { .include = inc };
-    VEC_PUSH(p->file->items, it);
+    VEC_PUSH(b->file->items, it);
 }
 
 /* ---- Quiz headers --------------------------------------------------------- */
 
-/* Tagged HDR_: in the order of enum q_hdr. */
-static const char *const hdr_name[HDR_N] = {
-    "title", "languages", "intro", "feedback", "shuffle", "passing",
-};
-
-/* A header statement given for the first time?  Otherwise report it with its first place. */
-static bool hdr_once(struct qz_parser *p, enum q_hdr h, const struct src_loc *kw)
-{
-    if (p->hdr_has[h]) {
-        diag_error(p->d, kw, "'%s' is given twice in quiz '%s'", hdr_name[h], p->quiz->id);
-        diag_note(p->d, &p->hdr_loc[h], "the first '%s' is here", hdr_name[h]);
-        return false;
-    }
-    p->hdr_has[h] = true;
-    p->hdr_loc[h] = *kw;
-    return true;
-}
-
 /* header: TITLE text | INTRO text */
-void b_hdr_text(struct qz_parser *p, enum q_hdr h, const struct src_loc *kw, struct ast_text *t)
+void b_hdr_text(struct build_state *b, int tok, const struct src_loc *kw, struct ast_text *t)
 {
-    if (!hdr_once(p, h, kw)) { ast_text_free(t); return; }
-    if (h == HDR_TITLE) p->quiz->title = t;
-    else p->quiz->intro = t;
+    if (!b_once(b, KWB_QUIZ, tok, kw)) { ast_text_free(t); return; }
+    if (tok == T_TITLE) b->quiz->title = t;
+    else b->quiz->intro = t;
 }
 
 /* langhead: LANGUAGES */
-void b_hdr_languages(struct qz_parser *p, const struct src_loc *kw)
+void b_hdr_languages(struct build_state *b, const struct src_loc *kw)
 {
-    p->skip_langs = !hdr_once(p, HDR_LANGUAGES, kw);
-    if (!p->skip_langs) p->quiz->langs_loc = *kw;
+    b->skip_langs = !b_once(b, KWB_QUIZ, T_LANGUAGES, kw);
+    if (!b->skip_langs) b->quiz->langs_loc = *kw;
 }
 
 /* langs: name | langs ',' name */
-void b_hdr_lang(struct qz_parser *p, char *tag, const struct src_loc *loc)
+void b_hdr_lang(struct build_state *b, char *tag, const struct src_loc *loc)
 {
-    if (p->skip_langs) { free(tag); return; }
+    if (b->skip_langs) { free(tag); return; }
     struct ast_lang l = { .tag = tag, .loc = *loc };
-    VEC_PUSH(p->quiz->langs, l);
+    VEC_PUSH(b->quiz->langs, l);
 }
 
 /* The index of word in words (NULL-terminated), or -1 after reporting it with a suggestion. */
-static int header_word(struct qz_parser *p, const char *what, const char *word, const struct src_loc *loc,
+static int header_word(struct build_state *b, const char *what, const char *word, const struct src_loc *loc,
                        const char *const *words, const char *choices)
 {
     for (int i = 0; words[i]; i++)
         if (!strcmp(word, words[i])) return i;
-    const char *hint = b_suggest(word, words);
+    const char *hint = closest_word(word, words);
     if (hint)
-        diag_error(p->d, loc, "unknown %s '%s'; did you mean '%s'?", what, word, hint);
+        diag_error(b->d, loc, "unknown %s '%s'; did you mean '%s'?", what, word, hint);
     else
-        diag_error(p->d, loc, "unknown %s '%s' (one of %s)", what, word, choices);
+        diag_error(b->d, loc, "unknown %s '%s' (one of %s)", what, word, choices);
     return -1;
 }
 
 /* header: FEEDBACK name */
-void b_hdr_feedback(struct qz_parser *p, const struct src_loc *kw, char *word, const struct src_loc *loc)
+void b_hdr_feedback(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
 {
     static const char *const words[] = { "immediate", "on-submit", "never", NULL };
-    if (hdr_once(p, HDR_FEEDBACK, kw)) {
-        int i = header_word(p, "feedback", word, loc, words, "immediate, on-submit, never");
-        if (i >= 0) p->quiz->feedback = (enum ast_feedback)i;
+    if (b_once(b, KWB_QUIZ, T_FEEDBACK, kw)) {
+        int i = header_word(b, "feedback", word, loc, words, "immediate, on-submit, never");
+        if (i >= 0) b->quiz->feedback = (enum ast_feedback)i;
     }
     free(word);
 }
 
 /* header: SHUFFLE name */
-void b_hdr_shuffle(struct qz_parser *p, const struct src_loc *kw, char *word, const struct src_loc *loc)
+void b_hdr_shuffle(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
 {
     static const char *const words[] = { "none", "choices", "questions", "all", NULL };
-    if (hdr_once(p, HDR_SHUFFLE, kw)) {
-        int i = header_word(p, "shuffle", word, loc, words, "none, choices, questions, all");
-        if (i >= 0) p->quiz->shuffle = (enum ast_shuffle)i;
+    if (b_once(b, KWB_QUIZ, T_SHUFFLE, kw)) {
+        int i = header_word(b, "shuffle", word, loc, words, "none, choices, questions, all");
+        if (i >= 0) b->quiz->shuffle = (enum ast_shuffle)i;
     }
     free(word);
 }
 
 /* header: PASSING NUMBER — a percentage, written with or without '%'. */
-void b_hdr_passing(struct qz_parser *p, const struct src_loc *kw, struct ast_value *v)
+void b_hdr_passing(struct build_state *b, const struct src_loc *kw, struct ast_value *v)
 {
-    if (hdr_once(p, HDR_PASSING, kw)) {
-        p->quiz->passing = v->num;
-        p->quiz->passing_loc = v->loc;
-        p->quiz->has_passing = true;
+    if (b_once(b, KWB_QUIZ, T_PASSING, kw)) {
+        b->quiz->passing = v->num;
+        b->quiz->passing_loc = v->loc;
+        b->quiz->has_passing = true;
     }
     b_value_free(v);
 }
@@ -236,9 +257,9 @@ static struct ast_tr make_tr(char *lang, char *raw, const struct src_loc *loc)
 }
 
 /* text: STRING */
-struct ast_text *b_text_string(struct qz_parser *p, char *s, const struct src_loc *loc)
+struct ast_text *b_text_string(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    (void)p;
+    (void)b;
     struct ast_text *t = ast_text_new();
     t->neutral = true;
     t->loc = *loc;
@@ -247,146 +268,123 @@ struct ast_text *b_text_string(struct qz_parser *p, char *s, const struct src_lo
 }
 
 /* trs: trs IDENT ':' STRING */
-struct ast_text *b_text_block_add(struct qz_parser *p, struct ast_text *t, char *tag,
+struct ast_text *b_text_block_add(struct build_state *b, struct ast_text *t, char *tag,
                                   const struct src_loc *tag_loc, char *s, const struct src_loc *loc)
 {
-    (void)p;
+    (void)b;
     struct src_loc span = loc_span(tag_loc, loc);
     VEC_PUSH(t->trs, make_tr(tag, s, &span));
     return t;
 }
 
 /* text: '{' trs '}' */
-struct ast_text *b_text_block_end(struct qz_parser *p, struct ast_text *t, const struct src_loc *loc)
+struct ast_text *b_text_block_end(struct build_state *b, struct ast_text *t, const struct src_loc *loc)
 {
     t->loc = *loc;
     if (!t->trs.n)
-        diag_error(p->d, loc, "an empty language block (write `{ en: \"...\" }` or a single string)");
+        diag_error(b->d, loc, "an empty language block (write `{ en: \"...\" }` or a single string)");
     return t;
 }
 
 /* ---- Question statements ------------------------------------------------- */
 
-/* Tagged ONCE_: in the order of enum q_once. */
-static const char *const once_name[ONCE_N] = { "prompt", "explain", "points", "answer", "unit" };
-
-static bool q_once(struct qz_parser *p, enum q_once w, const struct src_loc *kw)
+/* A statement given once in the question? */
+static bool q_once(struct build_state *b, int tok, const struct src_loc *kw)
 {
-    if (p->q_has[w]) {
-        diag_error(p->d, kw, "'%s' is given twice in %s question '%s'", once_name[w],
-                   ast_qkind_name(p->q->kind), p->q->id);
-        diag_note(p->d, &p->q_once[w], "the first '%s' is here", once_name[w]);
-        return false;
-    }
-    p->q_has[w] = true;
-    p->q_once[w] = *kw;
-    return true;
+    return b_once(b, KWB_QUESTION(b->q->kind), tok, kw);
 }
 
 /* Does the question's kind take this statement?  Otherwise say which kinds do. */
-static bool q_takes(struct qz_parser *p, const char *stmt, const struct src_loc *kw)
+static bool q_takes(struct build_state *b, int tok, const struct src_loc *kw)
 {
-    enum ast_qkind k = p->q->kind;
-    const char *owners = NULL;
-    if (!strcmp(stmt, "wrong") || !strcmp(stmt, "correct")) {
-        if (k == Q_SINGLE || k == Q_MULTIPLE) return true;
-        owners = "choices belong to single and multiple questions";
-    } else if (!strcmp(stmt, "answer")) {
-        if (k == Q_TRUEFALSE || k == Q_NUMERIC) return true;
-        owners = "an answer belongs to truefalse and numeric questions";
-    } else if (!strcmp(stmt, "unit")) {
-        if (k == Q_NUMERIC) return true;
-        owners = "a unit belongs to numeric questions";
-    } else if (!strcmp(stmt, "accept")) {
-        if (k == Q_TEXT) return true;
-        owners = "accepted answers belong to text questions";
-    } else {
-        return true;
-    }
-    diag_error(p->d, kw, "'%s' cannot appear in %s question '%s' (%s)", stmt, ast_qkind_name(k), p->q->id,
-               owners);
+    const struct kw *k = kw_of(tok);
+    if (k->takes & KW_AT(KWB_QUESTION(b->q->kind))) return true;
+    char kinds[64];
+    kw_kinds(k, kinds, sizeof kinds);
+    diag_error(b->d, kw, "'%s' cannot appear in %s question '%s' (%s to %s questions)", k->word,
+               ast_qkind_name(b->q->kind), b->q->id, k->owners, kinds);
     return false;
 }
 
 /* qstmt: PROMPT text */
-void b_q_prompt(struct qz_parser *p, const struct src_loc *kw, struct ast_text *t)
+void b_q_prompt(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
-    if (q_once(p, ONCE_PROMPT, kw)) p->q->prompt = t;
+    if (q_once(b, T_PROMPT, kw)) b->q->prompt = t;
     else ast_text_free(t);
 }
 
 /* qstmt: EXPLAIN text */
-void b_q_explain(struct qz_parser *p, const struct src_loc *kw, struct ast_text *t)
+void b_q_explain(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
-    if (q_once(p, ONCE_EXPLAIN, kw)) p->q->explain = t;
+    if (q_once(b, T_EXPLAIN, kw)) b->q->explain = t;
     else ast_text_free(t);
 }
 
 /* qstmt: UNIT text */
-void b_q_unit(struct qz_parser *p, const struct src_loc *kw, struct ast_text *t)
+void b_q_unit(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
-    if (q_takes(p, "unit", kw) && q_once(p, ONCE_UNIT, kw)) p->q->unit = t;
+    if (q_takes(b, T_UNIT, kw) && q_once(b, T_UNIT, kw)) b->q->unit = t;
     else ast_text_free(t);
 }
 
 /* qstmt: WRONG text [BECAUSE text] | CORRECT text [BECAUSE text] */
-void b_q_choice(struct qz_parser *p, bool correct, const struct src_loc *kw, struct ast_text *t,
+void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, struct ast_text *t,
                 struct ast_text *because)
 {
-    if (!q_takes(p, correct ? "correct" : "wrong", kw)) {
+    if (!q_takes(b, correct ? T_CORRECT : T_WRONG, kw)) {
         ast_text_free(t);
         ast_text_free(because);
         return;
     }
     struct ast_choice c = { .correct = correct, .text = t, .because = because, .loc = *kw };
-    VEC_PUSH(p->q->choices, c);
+    VEC_PUSH(b->q->choices, c);
 }
 
 /* qstmt: POINTS NUMBER */
-void b_q_points(struct qz_parser *p, const struct src_loc *kw, struct ast_value *v)
+void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_value *v)
 {
-    if (q_once(p, ONCE_POINTS, kw)) {
-        p->q->points = v->num;
-        p->q->points_loc = v->loc;
+    if (q_once(b, T_POINTS, kw)) {
+        b->q->points = v->num;
+        b->q->points_loc = v->loc;
     }
     b_value_free(v);
 }
 
 /* qstmt: ANSWER name — true or false */
-void b_q_answer_word(struct qz_parser *p, const struct src_loc *kw, char *word, const struct src_loc *loc)
+void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
 {
-    if (q_takes(p, "answer", kw) && q_once(p, ONCE_ANSWER, kw)) {
-        if (p->q->kind == Q_NUMERIC)
-            diag_error(p->d, loc, "a numeric answer is a number (42, 0.27 within 0.01, 0.26..0.29), not '%s'",
+    if (q_takes(b, T_ANSWER, kw) && q_once(b, T_ANSWER, kw)) {
+        if (b->q->kind == Q_NUMERIC)
+            diag_error(b->d, loc, "a numeric answer is a number (42, 0.27 within 0.01, 0.26..0.29), not '%s'",
                        word);
-        else if (strcmp(word, "true") && strcmp(word, "false"))
-            diag_error(p->d, loc, "a truefalse answer is true or false, not '%s'", word);
+        else if (!is_word(word, T_TRUE) && !is_word(word, T_FALSE))
+            diag_error(b->d, loc, "a truefalse answer is true or false, not '%s'", word);
         else {
-            p->q->tf_answer = !strcmp(word, "true");
-            p->q->has_answer = true;
-            p->q->answer_loc = *kw;
+            b->q->tf_answer = is_word(word, T_TRUE);
+            b->q->has_answer = true;
+            b->q->answer_loc = *kw;
         }
     }
     free(word);
 }
 
-static bool numeric_answer(struct qz_parser *p, const struct src_loc *kw, const struct src_loc *at)
+static bool numeric_answer(struct build_state *b, const struct src_loc *kw, const struct src_loc *at)
 {
-    if (!q_takes(p, "answer", kw) || !q_once(p, ONCE_ANSWER, kw)) return false;
-    if (p->q->kind != Q_NUMERIC) {
-        diag_error(p->d, at, "a truefalse answer is true or false, not a number");
+    if (!q_takes(b, T_ANSWER, kw) || !q_once(b, T_ANSWER, kw)) return false;
+    if (b->q->kind != Q_NUMERIC) {
+        diag_error(b->d, at, "a truefalse answer is true or false, not a number");
         return false;
     }
-    p->q->has_answer = true;
-    p->q->answer_loc = *kw;
+    b->q->has_answer = true;
+    b->q->answer_loc = *kw;
     return true;
 }
 
 /* qstmt: ANSWER NUMBER [WITHIN NUMBER] */
-void b_q_answer_num(struct qz_parser *p, const struct src_loc *kw, struct ast_value *v, struct ast_value *tol)
+void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_value *v, struct ast_value *tol)
 {
-    if (numeric_answer(p, kw, &v->loc)) {
-        struct ast_numeric *n = &p->q->numeric;
+    if (numeric_answer(b, kw, &v->loc)) {
+        struct ast_numeric *n = &b->q->numeric;
         n->kind = tol ? NUM_TOLERANCE : NUM_EXACT;
         n->value = *v;
         if (tol) n->tolerance = *tol;
@@ -399,12 +397,12 @@ void b_q_answer_num(struct qz_parser *p, const struct src_loc *kw, struct ast_va
 }
 
 /* qstmt: ANSWER NUMBER DOTDOT NUMBER */
-void b_q_answer_range(struct qz_parser *p, const struct src_loc *kw, struct ast_value *lo, struct ast_value *hi)
+void b_q_answer_range(struct build_state *b, const struct src_loc *kw, struct ast_value *lo, struct ast_value *hi)
 {
-    if (numeric_answer(p, kw, &lo->loc)) {
-        p->q->numeric.kind = NUM_RANGE;
-        p->q->numeric.lo = *lo;
-        p->q->numeric.hi = *hi;
+    if (numeric_answer(b, kw, &lo->loc)) {
+        b->q->numeric.kind = NUM_RANGE;
+        b->q->numeric.lo = *lo;
+        b->q->numeric.hi = *hi;
         free(lo);
         free(hi);
         return;
@@ -414,39 +412,39 @@ void b_q_answer_range(struct qz_parser *p, const struct src_loc *kw, struct ast_
 }
 
 /* accepthead: ACCEPT */
-void b_q_accept_start(struct qz_parser *p, const struct src_loc *kw)
+void b_q_accept_start(struct build_state *b, const struct src_loc *kw)
 {
-    p->accept_ok = q_takes(p, "accept", kw);
+    b->accept_ok = q_takes(b, T_ACCEPT, kw);
 }
 
 /* accepts: STRING | accepts ',' STRING */
-void b_q_accept(struct qz_parser *p, char *s, const struct src_loc *loc)
+void b_q_accept(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    if (!p->accept_ok) { free(s); return; }
-    VEC_PUSH(p->q->accept, make_tr(NULL, s, loc));
+    if (!b->accept_ok) { free(s); return; }
+    VEC_PUSH(b->q->accept, make_tr(NULL, s, loc));
 }
 
 /* labhead: LAB name */
-void b_q_lab(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
+void b_q_lab(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
     struct ast_labref r = { .name = name, .name_loc = *name_loc, .loc = *kw };
-    VEC_PUSH(p->q->labs, r);
+    VEC_PUSH(b->q->labs, r);
 }
 
 /* qstmt: labhead labargs */
-void b_q_lab_end(struct qz_parser *p, const struct src_loc *loc)
+void b_q_lab_end(struct build_state *b, const struct src_loc *loc)
 {
-    p->q->labs.items[p->q->labs.n - 1].loc = *loc;
+    b->q->labs.items[b->q->labs.n - 1].loc = *loc;
 }
 
 /* arg: name '=' value */
-void b_q_lab_arg(struct qz_parser *p, char *name, const struct src_loc *loc, struct ast_value *v)
+void b_q_lab_arg(struct build_state *b, char *name, const struct src_loc *loc, struct ast_value *v)
 {
-    struct ast_labref *r = &p->q->labs.items[p->q->labs.n - 1];
+    struct ast_labref *r = &b->q->labs.items[b->q->labs.n - 1];
     for (size_t i = 0; i < r->args.n; i++)
         if (!strcmp(r->args.items[i].name, name)) {
-            diag_error(p->d, loc, "parameter '%s' is given twice to lab '%s'", name, r->name);
-            diag_note(p->d, &r->args.items[i].loc, "the first '%s' is here", name);
+            diag_error(b->d, loc, "parameter '%s' is given twice to lab '%s'", name, r->name);
+            diag_note(b->d, &r->args.items[i].loc, "the first '%s' is here", name);
             free(name);
             b_value_free(v);
             return;
@@ -457,18 +455,18 @@ void b_q_lab_arg(struct qz_parser *p, char *name, const struct src_loc *loc, str
 }
 
 /* The lab an expect belongs to: the question's latest. */
-static struct ast_labref *expect_lab(struct qz_parser *p, const struct src_loc *stmt)
+static struct ast_labref *expect_lab(struct build_state *b, const struct src_loc *stmt)
 {
-    if (p->q->labs.n) return &p->q->labs.items[p->q->labs.n - 1];
-    diag_error(p->d, stmt, "'expect' must follow a 'lab' in the same question");
+    if (b->q->labs.n) return &b->q->labs.items[b->q->labs.n - 1];
+    diag_error(b->d, stmt, "'expect' must follow a 'lab' in the same question");
     return NULL;
 }
 
 /* qstmt: EXPECT name cmp value */
-void b_q_expect(struct qz_parser *p, const struct src_loc *stmt, char *metric, const struct src_loc *mloc,
+void b_q_expect(struct build_state *b, const struct src_loc *stmt, char *metric, const struct src_loc *mloc,
                 int op, struct ast_value *v)
 {
-    struct ast_labref *r = expect_lab(p, stmt);
+    struct ast_labref *r = expect_lab(b, stmt);
     if (!r) { free(metric); b_value_free(v); return; }
     struct ast_expect e = { .metric = metric, .metric_loc = *mloc, .op = (enum ast_cmp)op,
                             .value = *v, .loc = *stmt };
@@ -477,14 +475,14 @@ void b_q_expect(struct qz_parser *p, const struct src_loc *stmt, char *metric, c
 }
 
 /* qstmt: EXPECT name WITHIN value OF value — `of answer` compares with the question's answer key. */
-void b_q_expect_within(struct qz_parser *p, const struct src_loc *stmt, char *metric,
+void b_q_expect_within(struct build_state *b, const struct src_loc *stmt, char *metric,
                        const struct src_loc *mloc, struct ast_value *tol, struct ast_value *v)
 {
-    struct ast_labref *r = expect_lab(p, stmt);
+    struct ast_labref *r = expect_lab(b, stmt);
     if (!r) { free(metric); b_value_free(tol); b_value_free(v); return; }
     struct ast_expect e = { .metric = metric, .metric_loc = *mloc, .op = CMP_WITHIN,
                             .tolerance = *tol, .loc = *stmt };
-    if (v->kind == VAL_IDENT && !strcmp(v->str, "answer")) {
+    if (v->kind == VAL_IDENT && is_word(v->str, T_ANSWER)) {
         e.of_answer = true;
         e.value.loc = v->loc;
         b_value_free(v);
@@ -497,22 +495,22 @@ void b_q_expect_within(struct qz_parser *p, const struct src_loc *stmt, char *me
 }
 
 /* qstmt: SNIPPET name ':' name */
-void b_q_snippet(struct qz_parser *p, const struct src_loc *stmt, char *lab, char *region)
+void b_q_snippet(struct build_state *b, const struct src_loc *stmt, char *lab, char *region)
 {
     struct ast_snippet s = { .lab = lab, .region = region, .loc = *stmt };
-    VEC_PUSH(p->q->snippets, s);
+    VEC_PUSH(b->q->snippets, s);
 }
 
 /* ---- Values -------------------------------------------------------------- */
 
 /* value: name — true and false are booleans, any other word an identifier. */
-struct ast_value *b_value_name(struct qz_parser *p, char *s, const struct src_loc *loc)
+struct ast_value *b_value_name(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    (void)p;
+    (void)b;
     struct ast_value *v = xcalloc(1, sizeof *v);
     v->str = s;
     v->loc = *loc;
-    if (!strcmp(s, "true") || !strcmp(s, "false")) {
+    if (is_word(s, T_TRUE) || is_word(s, T_FALSE)) {
         v->kind = VAL_BOOL;
         v->boolean = s[0] == 't';
     } else {
@@ -522,9 +520,9 @@ struct ast_value *b_value_name(struct qz_parser *p, char *s, const struct src_lo
 }
 
 /* value: STRING */
-struct ast_value *b_value_string(struct qz_parser *p, char *s, const struct src_loc *loc)
+struct ast_value *b_value_string(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    (void)p;
+    (void)b;
     struct ast_value *v = xcalloc(1, sizeof *v);
     v->kind = VAL_STRING;
     v->str = s;

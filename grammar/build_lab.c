@@ -6,81 +6,77 @@
 #include <math.h>
 #include <string.h>
 
-#include "parse.h"
+#include "build.h"
+#include "quiz.tab.h"
 
 /* labdefhead: LAB name '{' */
-void b_lab_open(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
+void b_lab_open(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
     struct ast_labdef *l = ast_labdef_new();
     l->name = name;
     l->loc = *kw;
     l->name_loc = *name_loc;
-    b_top_item(p, "lab", kw);
-    if (!p->file->lab) p->file->lab = l;
-    p->lab = l;
-    memset(p->lab_has, 0, sizeof p->lab_has);
+    b_top_item(b, "lab", kw);
+    if (!b->file->lab) b->file->lab = l;
+    b->lab = l;
+    memset(b->lab_seen.has, 0, sizeof b->lab_seen.has);
 }
 
 /* labdef: labdefhead lstmts '}' */
-void b_lab_close(struct qz_parser *p)
+void b_lab_close(struct build_state *b)
 {
-    struct ast_labdef *l = p->lab;
+    struct ast_labdef *l = b->lab;
     if (l && !l->title)
-        diag_error(p->d, &l->name_loc, "lab '%s' has no title (add `title \"...\"`)", l->name);
-    if (l && l != p->file->lab) ast_labdef_free(l);   /* a second manifest, already reported */
-    p->lab = NULL;
+        diag_error(b->d, &l->name_loc, "lab '%s' has no title (add `title \"...\"`)", l->name);
+    if (l && l != b->file->lab) ast_labdef_free(l);   /* a second manifest, already reported */
+    b->lab = NULL;
 }
 
 /* lstmt: TITLE text | SUMMARY text */
-void b_lab_text(struct qz_parser *p, enum q_labonce w, const struct src_loc *kw, struct ast_text *t)
+void b_lab_text(struct build_state *b, int tok, const struct src_loc *kw, struct ast_text *t)
 {
-    const char *name = w == LABONCE_TITLE ? "title" : "summary";
-    if (p->lab_has[w]) {
-        diag_error(p->d, kw, "'%s' is given twice in lab '%s'", name, p->lab->name);
-        diag_note(p->d, &p->lab_once[w], "the first '%s' is here", name);
+    if (!b_once(b, KWB_LAB, tok, kw)) {
         ast_text_free(t);
         return;
     }
-    p->lab_has[w] = true;
-    p->lab_once[w] = *kw;
-    if (w == LABONCE_TITLE) p->lab->title = t;
-    else p->lab->summary = t;
+    if (tok == T_TITLE) b->lab->title = t;
+    else b->lab->summary = t;
 }
 
 /* paramhead: PARAM name '=' value */
-void b_lab_param(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
+void b_lab_param(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
                  struct ast_value *def)
 {
     (void)kw;
-    struct ast_labdef *l = p->lab;
+    struct ast_labdef *l = b->lab;
     for (size_t i = 0; i < l->params.n; i++)
         if (!strcmp(l->params.items[i].name, name)) {
-            diag_error(p->d, name_loc, "parameter '%s' is declared twice in lab '%s'", name, l->name);
-            diag_note(p->d, &l->params.items[i].loc, "the first '%s' is here", name);
+            diag_error(b->d, name_loc, "parameter '%s' is declared twice in lab '%s'", name, l->name);
+            diag_note(b->d, &l->params.items[i].loc, "the first '%s' is here", name);
             break;      /* kept, so that its range and help parse into something; reported */
         }
     struct ast_param prm = { .name = name, .def = *def, .loc = *name_loc, .lo = -INFINITY, .hi = INFINITY };
     free(def);
     VEC_PUSH(l->params, prm);
-    b_value_free(p->range_lo);
-    b_value_free(p->range_hi);
-    p->range_lo = p->range_hi = NULL;
+    b_value_free(b->range_lo);
+    b_value_free(b->range_hi);
+    b->range_lo = b->range_hi = NULL;
 }
 
 /* prange: IN NUMBER DOTDOT NUMBER */
-void b_lab_param_range(struct qz_parser *p, struct ast_value *lo, struct ast_value *hi)
+void b_lab_param_range(struct build_state *b, struct ast_value *lo, struct ast_value *hi)
 {
-    p->range_lo = lo;
-    p->range_hi = hi;
+    b->range_lo = lo;
+    b->range_hi = hi;
 }
 
 /* choices: name | choices '|' name */
-void b_lab_param_choice(struct qz_parser *p, char *word, const struct src_loc *loc)
+void b_lab_param_choice(struct build_state *b, char *word, const struct src_loc *loc)
 {
-    struct ast_param *prm = &p->lab->params.items[p->lab->params.n - 1];
+    struct ast_param *prm = &b->lab->params.items[b->lab->params.n - 1];
     for (size_t i = 0; i < prm->choices.n; i++)
         if (!strcmp(prm->choices.items[i], word)) {
-            diag_error(p->d, loc, "choice '%s' is listed twice for parameter '%s'", word, prm->name);
+            diag_error(b->d, loc, "choice '%s' is listed twice for parameter '%s'", word, prm->name);
             free(word);
             return;
         }
@@ -100,28 +96,28 @@ static char *choice_list(const struct ast_param *prm)
 }
 
 /* The enum parameter's default is one of its choices. */
-static void enum_param(struct qz_parser *p, struct ast_param *prm)
+static void enum_param(struct build_state *b, struct ast_param *prm)
 {
     prm->type = PARAM_ENUM;
     const struct ast_value *d = &prm->def;
     if (d->kind != VAL_IDENT) {
-        diag_error(p->d, &d->loc, "parameter '%s' lists its choices, so its default must be one of them",
+        diag_error(b->d, &d->loc, "parameter '%s' lists its choices, so its default must be one of them",
                    prm->name);
         return;
     }
     for (size_t i = 0; i < prm->choices.n; i++)
         if (!strcmp(prm->choices.items[i], d->str)) return;
     char *list = choice_list(prm);
-    diag_error(p->d, &d->loc, "default '%s' of parameter '%s' is not one of %s", d->str, prm->name, list);
+    diag_error(b->d, &d->loc, "default '%s' of parameter '%s' is not one of %s", d->str, prm->name, list);
     free(list);
 }
 
 /* A numeric parameter: integral when its default and both ends are; the default within the range. */
-static void number_param(struct qz_parser *p, struct ast_param *prm)
+static void number_param(struct build_state *b, struct ast_param *prm)
 {
-    const struct ast_value *d = &prm->def, *lo = p->range_lo, *hi = p->range_hi;
+    const struct ast_value *d = &prm->def, *lo = b->range_lo, *hi = b->range_hi;
     if (d->kind != VAL_NUMBER) {
-        diag_error(p->d, &d->loc, "parameter '%s' has a range, so its default must be a number", prm->name);
+        diag_error(b->d, &d->loc, "parameter '%s' has a range, so its default must be a number", prm->name);
         prm->type = PARAM_REAL;
         return;
     }
@@ -131,36 +127,36 @@ static void number_param(struct qz_parser *p, struct ast_param *prm)
     prm->lo = lo->num;
     prm->hi = hi->num;
     if (lo->num > hi->num)
-        diag_error(p->d, &lo->loc, "range %s..%s of parameter '%s' is empty (its low end is above its high end)",
+        diag_error(b->d, &lo->loc, "range %s..%s of parameter '%s' is empty (its low end is above its high end)",
                    lo->str, hi->str, prm->name);
     else if (d->num < lo->num || d->num > hi->num)
-        diag_error(p->d, &d->loc, "default %s of parameter '%s' is outside its range %s..%s", d->str, prm->name,
+        diag_error(b->d, &d->loc, "default %s of parameter '%s' is outside its range %s..%s", d->str, prm->name,
                    lo->str, hi->str);
 }
 
 /* lstmt: paramhead prange phelp — the parameter's type follows from what was written. */
-void b_lab_param_end(struct qz_parser *p, char *help, const struct src_loc *loc)
+void b_lab_param_end(struct build_state *b, char *help, const struct src_loc *loc)
 {
     (void)loc;
-    struct ast_param *prm = &p->lab->params.items[p->lab->params.n - 1];
+    struct ast_param *prm = &b->lab->params.items[b->lab->params.n - 1];
     prm->help = help;
     const struct ast_value *d = &prm->def;
     if (prm->choices.n) {
-        enum_param(p, prm);
-    } else if (p->range_lo || d->kind == VAL_NUMBER) {
-        number_param(p, prm);
+        enum_param(b, prm);
+    } else if (b->range_lo || d->kind == VAL_NUMBER) {
+        number_param(b, prm);
     } else if (d->kind == VAL_BOOL) {
         prm->type = PARAM_BOOL;
     } else if (d->kind == VAL_STRING) {
         prm->type = PARAM_STRING;
     } else {
         prm->type = PARAM_ENUM;
-        diag_error(p->d, &d->loc, "parameter '%s' has the word '%s' as default but no choices (add `in %s|...`)",
+        diag_error(b->d, &d->loc, "parameter '%s' has the word '%s' as default but no choices (add `in %s|...`)",
                    prm->name, d->str, d->str);
     }
-    b_value_free(p->range_lo);
-    b_value_free(p->range_hi);
-    p->range_lo = p->range_hi = NULL;
+    b_value_free(b->range_lo);
+    b_value_free(b->range_hi);
+    b->range_lo = b->range_hi = NULL;
 }
 
 /*
@@ -168,16 +164,16 @@ void b_lab_param_end(struct qz_parser *p, char *help, const struct src_loc *loc)
  * -b), unique among the lab's parameters' names and aliases.  Takes ownership
  * of alias.
  */
-void b_lab_param_alias(struct qz_parser *p, char *alias, const struct src_loc *loc)
+void b_lab_param_alias(struct build_state *b, char *alias, const struct src_loc *loc)
 {
-    struct ast_labdef *l = p->lab;
+    struct ast_labdef *l = b->lab;
     struct ast_param *prm = &l->params.items[l->params.n - 1];
     for (size_t i = 0; i + 1 < l->params.n; i++) {
         const struct ast_param *o = &l->params.items[i];
         if (strcmp(o->name, alias) == 0 || (o->alias && strcmp(o->alias, alias) == 0)) {
-            diag_error(p->d, loc, "alias '%s' of parameter '%s' is already %s", alias, prm->name,
+            diag_error(b->d, loc, "alias '%s' of parameter '%s' is already %s", alias, prm->name,
                        strcmp(o->name, alias) == 0 ? "a parameter's name" : "an alias");
-            diag_note(p->d, &o->loc, "parameter '%s' is declared here", o->name);
+            diag_note(b->d, &o->loc, "parameter '%s' is declared here", o->name);
             free(alias);
             return;
         }
@@ -186,15 +182,15 @@ void b_lab_param_alias(struct qz_parser *p, char *alias, const struct src_loc *l
 }
 
 /* lstmt: METRIC name mhelp munit */
-void b_lab_metric(struct qz_parser *p, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
+void b_lab_metric(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
                   char *help, char *unit)
 {
     (void)kw;
-    struct ast_labdef *l = p->lab;
+    struct ast_labdef *l = b->lab;
     for (size_t i = 0; i < l->metrics.n; i++)
         if (!strcmp(l->metrics.items[i].name, name)) {
-            diag_error(p->d, name_loc, "metric '%s' is declared twice in lab '%s'", name, l->name);
-            diag_note(p->d, &l->metrics.items[i].loc, "the first '%s' is here", name);
+            diag_error(b->d, name_loc, "metric '%s' is declared twice in lab '%s'", name, l->name);
+            diag_note(b->d, &l->metrics.items[i].loc, "the first '%s' is here", name);
             free(name);
             free(help);
             free(unit);

@@ -15,33 +15,6 @@
 #define QZ_LABDIR "/usr/local/share/labrun/labs"
 #endif
 
-/* ---- "did you mean" ----------------------------------------------------- */
-
-void qz_near_init(struct qz_near *n, const char *word)
-{
-    *n = (struct qz_near){ .word = word, .best = NULL, .dist = 1 << 20 };
-}
-
-bool qz_near_offer(struct qz_near *n, const char *cand)
-{
-    if (!n->word || !cand)
-        return false;
-    int d = edit_distance(n->word, cand);
-    int limit = (int)strlen(n->word) / 3;
-    if (limit < 1)
-        limit = 1;
-    if (limit > 3)
-        limit = 3;
-    /* A shortened name (bubble_frac for bubble_fraction) is a near miss at any distance. */
-    size_t wl = strlen(n->word), cl = strlen(cand);
-    bool prefix = wl >= 3 && wl < cl && strncmp(n->word, cand, wl) == 0;
-    if (d == 0 || (d > limit && !prefix) || d >= n->dist)
-        return false;
-    n->best = cand;
-    n->dist = d;
-    return true;
-}
-
 /* ---- The search path ---------------------------------------------------- */
 
 void qz_labpath_add(struct qz_labpath *p, const char *dir)

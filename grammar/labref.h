@@ -13,6 +13,7 @@
 
 #include "ast.h"
 #include "diag.h"
+#include "util.h"
 
 struct qz_course;
 
@@ -46,23 +47,7 @@ char *qz_find_lab(const struct qz_labpath *p, const char *name);
 /* The lab folder name along p nearest to name (qz_near's rule); a new string, or NULL. */
 char *qz_near_lab(const struct qz_labpath *p, const char *name);
 
-/* ---- "did you mean" (labpath.c) ------------------------------------------ */
-
-/*
- * The candidate nearest to word, offered one at a time.  One rule for every
- * suggestion the project makes: within an edit distance of a third of the
- * word's length (at least 1, at most 3), or the word a prefix of at least 3
- * characters of the candidate (bubble_frac for bubble_fraction); the nearest
- * wins, the first among equals.
- */
-struct qz_near {
-    const char *word;           /* borrowed */
-    const char *best;           /* the nearest candidate so far (borrowed), or NULL */
-    int dist;
-};
-void qz_near_init(struct qz_near *n, const char *word);
-/* Offer cand (borrowed: it must live as long as n is read).  Returns whether it is now the best. */
-bool qz_near_offer(struct qz_near *n, const char *cand);
+/* "did you mean" is util.h's qz_near: one rule for every suggestion. */
 
 /* ---- Values and the command line (labref.c) ------------------------------ */
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "parse.h"
+#include "lex.h"
 
 /* ---- Positions ---------------------------------------------------------- */
 
@@ -44,56 +44,48 @@ size_t lex_char_len(const char *s, size_t n)
     return len;
 }
 
-void lex_advance(struct qz_parser *p, struct src_loc *loc, const char *s, size_t n)
+void lex_advance(struct lex_state *lx, struct src_loc *loc, const char *s, size_t n)
 {
-    loc->src = p->src;
-    loc->off = p->off;
-    loc->line = loc->end_line = p->line;
-    loc->col = loc->end_col = p->col;
+    loc->src = lx->src;
+    loc->off = lx->off;
+    loc->line = loc->end_line = lx->line;
+    loc->col = loc->end_col = lx->col;
     size_t i = 0;
     while (i < n) {
         char c = s[i];
         if ((unsigned char)c < 0x80 && c != '\n' && c != '\r') {
             /* A run of ASCII, one column a byte: most of every file, so no per-byte UTF-8 check. */
             size_t j = i + 1 + ascii_run(s + i + 1, n - i - 1);
-            p->after_cr = false;
-            loc->end_line = p->line;
-            p->col += (int)(j - i);
-            loc->end_col = p->col - 1;
+            lx->after_cr = false;
+            loc->end_line = lx->line;
+            lx->col += (int)(j - i);
+            loc->end_col = lx->col - 1;
             i = j;
             continue;
         }
         if (c == '\n') {
-            if (!p->after_cr) { p->line++; p->col = 1; }
-            p->after_cr = false;
+            if (!lx->after_cr) { lx->line++; lx->col = 1; }
+            lx->after_cr = false;
             i++;
-            p->line_off = p->off + i;
+            lx->line_off = lx->off + i;
             continue;
         }
-        p->after_cr = false;
+        lx->after_cr = false;
         if (c == '\r') {
-            p->line++;
-            p->col = 1;
-            p->after_cr = true;
+            lx->line++;
+            lx->col = 1;
+            lx->after_cr = true;
             i++;
-            p->line_off = p->off + i;
+            lx->line_off = lx->off + i;
             continue;
         }
         size_t len = lex_char_len(s + i, n - i);
-        loc->end_line = p->line;
-        loc->end_col = p->col;
-        p->col++;
+        loc->end_line = lx->line;
+        loc->end_col = lx->col;
+        lx->col++;
         i += len ? len : 1;     /* an invalid byte counts as one character, as diag shows it */
     }
-    p->off += n;
-}
-
-struct src_loc loc_span(const struct src_loc *a, const struct src_loc *b)
-{
-    struct src_loc l = *a;
-    l.end_line = b->end_line;
-    l.end_col = b->end_col;
-    return l;
+    lx->off += n;
 }
 
 struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
@@ -114,52 +106,52 @@ struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
 
 /* ---- Strings ------------------------------------------------------------ */
 
-void lex_buf_reset(struct qz_parser *p)
+void lex_buf_reset(struct lex_state *lx)
 {
-    p->blen = 0;
+    lx->blen = 0;
 }
 
-void lex_buf_add(struct qz_parser *p, const char *s, size_t n)
+void lex_buf_add(struct lex_state *lx, const char *s, size_t n)
 {
-    if (p->blen + n + 1 > p->bcap) {
-        p->bcap = (p->blen + n + 1) * 2;
-        p->buf = xrealloc(p->buf, p->bcap);
+    if (lx->blen + n + 1 > lx->bcap) {
+        lx->bcap = (lx->blen + n + 1) * 2;
+        lx->buf = xrealloc(lx->buf, lx->bcap);
     }
-    memcpy(p->buf + p->blen, s, n);
-    p->blen += n;
-    p->buf[p->blen] = '\0';
+    memcpy(lx->buf + lx->blen, s, n);
+    lx->blen += n;
+    lx->buf[lx->blen] = '\0';
 }
 
-bool lex_check_utf8(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
     size_t bad = utf8_check(s, n);
     if (bad == n) return true;
-    if (lex_too_many(p)) return false;
+    if (lex_too_many(lx)) return false;
     struct src_loc at = loc_at(loc, s, bad);
-    diag_error(p->d, &at, "invalid UTF-8 byte 0x%02X", (unsigned char)s[bad]);
+    diag_error(lx->d, &at, "invalid UTF-8 byte 0x%02X", (unsigned char)s[bad]);
     return false;
 }
 
-void lex_buf_add_utf8(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
-    if (lex_check_utf8(p, loc, s, n)) {
-        lex_buf_add(p, s, n);
+    if (lex_check_utf8(lx, loc, s, n)) {
+        lex_buf_add(lx, s, n);
         return;
     }
     /* Reported once for the run; the text keeps a replacement character per bad byte. */
     size_t i = 0;
     while (i < n) {
         size_t ok = utf8_check(s + i, n - i);
-        lex_buf_add(p, s + i, ok);
+        lex_buf_add(lx, s + i, ok);
         i += ok;
         if (i < n) {
-            lex_buf_add(p, "\xEF\xBF\xBD", 3);
+            lex_buf_add(lx, "\xEF\xBF\xBD", 3);
             i++;
         }
     }
 }
 
-static void add_code_point(struct qz_parser *p, unsigned long cp)
+static void add_code_point(struct lex_state *lx, unsigned long cp)
 {
     char b[4];
     size_t n;
@@ -172,18 +164,18 @@ static void add_code_point(struct qz_parser *p, unsigned long cp)
         b[0] = (char)(0xF0 | (cp >> 18)); b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
         b[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); b[3] = (char)(0x80 | (cp & 0x3F)); n = 4;
     }
-    lex_buf_add(p, b, n);
+    lex_buf_add(lx, b, n);
 }
 
-void lex_escape_u(struct qz_parser *p, const struct src_loc *loc, const char *s, size_t n)
+void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
     /* s is \u{HEX}: the digits sit between s + 3 and the closing brace. */
     unsigned long cp = strtoul(s + 3, NULL, 16);
     if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        diag_error(p->d, loc, "'%.*s' is not a Unicode character", (int)n, s);
+        diag_error(lx->d, loc, "'%.*s' is not a Unicode character", (int)n, s);
         return;
     }
-    add_code_point(p, cp);
+    add_code_point(lx, cp);
 }
 
 static bool blank(const char *s, size_t n)
@@ -254,10 +246,10 @@ static char *dedent(const char *s, size_t n)
     return out;
 }
 
-char *lex_take_string(struct qz_parser *p, bool triple)
+char *lex_take_string(struct lex_state *lx, bool triple)
 {
-    const char *s = p->buf ? p->buf : "";
-    char *r = triple ? dedent(s, p->blen) : xstrndup(s, p->blen);
-    p->blen = 0;
+    const char *s = lx->buf ? lx->buf : "";
+    char *r = triple ? dedent(s, lx->blen) : xstrndup(s, lx->blen);
+    lx->blen = 0;
     return r;
 }

@@ -1,43 +1,15 @@
 /*
- * load.c — parse one source (qz_parse), and load a quiz with every file it
- * includes (qz_load): paths relative to the including file, cycles reported
- * with their chain, included questions spliced in where the include stands.
+ * load.c — load a quiz with every file it includes (qz_load): paths
+ * relative to the including file, cycles reported with their chain,
+ * included questions spliced in where the include stands.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
 #include "qz.h"
 
 const char qz_version[] = QZ_VERSION;
-
-int qzpparse(void *scanner, struct qz_parser *p);
-
-struct ast_file *qz_parse(struct diag *d, const struct source *src)
-{
-    struct qz_parser p = { .d = d, .src = src, .line = 1, .col = 1, .errors_at_start = diag_errors(d) };
-    int errors_before = diag_errors(d);
-    p.file = ast_file_new(src);
-    /* A leading byte order mark is no text: skip it, columns start after it. */
-    size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    p.off = p.line_off = start;
-    p.scanner = lex_open(&p, src->text + start, src->len - start);
-    int rc = qzpparse(p.scanner, &p);
-    lex_close(p.scanner);
-    if (rc != 0 && diag_errors(d) == errors_before) {
-        struct src_loc end = { .src = src, .line = p.line, .col = p.col, .end_line = p.line,
-                               .end_col = p.col, .off = p.off };
-        diag_error(d, &end, "the file could not be parsed past this point");
-    }
-    /* Blocks left open by an abandoned parse. */
-    if (p.quiz && p.quiz != p.file->quiz) ast_quiz_free(p.quiz);
-    if (p.lab && p.lab != p.file->lab) ast_labdef_free(p.lab);
-    b_value_free(p.range_lo);
-    b_value_free(p.range_hi);
-    lex_state_free(&p);
-    return p.file;
-}
 
 /* ---- Includes ------------------------------------------------------------ */
 

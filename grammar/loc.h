@@ -26,4 +26,13 @@ struct src_loc {
     size_t off;
 };
 
+/* The span from the start of a to the end of b. */
+static inline struct src_loc loc_span(const struct src_loc *a, const struct src_loc *b)
+{
+    struct src_loc l = *a;
+    l.end_line = b->end_line;
+    l.end_col = b->end_col;
+    return l;
+}
+
 #endif

@@ -2,32 +2,34 @@
  * quiz.y — the grammar of .qz files: a quiz, a lab manifest, or a file of
  * questions that a quiz includes.
  *
- * Actions are one-line calls to the builders in build.c (the rule they build
+ * Actions are one-line calls to the builders (build.h; the rule they build
  * sits in a comment above each builder).  Errors are reported and the parse
  * goes on: `error` rules at statement and block level resynchronise at the
  * next statement keyword, and each completed statement re-arms reporting
  * (yyerrok), so every independent mistake in a file is reported in one run.
- * Unclosed blocks are the scanner's business (lex.c): it knows where each
- * '{' opened and supplies the missing '}' after reporting it.
+ * What a syntax error says is parse_error.c's business; unclosed blocks are
+ * the scanner's (lex.c): it knows where each '{' opened and supplies the
+ * missing '}' after reporting it.
+ *
+ * The keywords come from keywords.def: the build (kwgen) replaces the two
+ * "kwgen:" marker lines below with their tokens and the `keyword` rule, and
+ * Bison reads that copy.
  */
 
 %code requires {
 #include "ast.h"
-typedef void *yyscan_t;
-struct qz_parser;
-}
-
-%code provides {
-int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, yyscan_t scanner, struct qz_parser *p);
+struct lex_state;
+struct build_state;
+struct perr_state;
 }
 
 %code {
-#include <string.h>
+#include "build.h"
+#include "lex.h"
+#include "parse_error.h"
 
-#include "parse.h"
-
-static void qzperror(const QZPLTYPE *loc, yyscan_t scanner, struct qz_parser *p, const char *msg);
-static void unknown_statement(struct qz_parser *p, char *word, const struct src_loc *loc, bool recovering);
+static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_state *b, struct perr_state *e,
+                     const char *msg);
 
 /* A rule's span runs from its first symbol to its last; an empty rule sits where the last one ended. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                           \
@@ -51,7 +53,8 @@ static void unknown_statement(struct qz_parser *p, char *word, const struct src_
 %define parse.error custom
 %locations
 %expect 0
-%param {yyscan_t scanner} {struct qz_parser *p}
+%lex-param {struct lex_state *lx}
+%parse-param {struct lex_state *lx} {struct build_state *b} {struct perr_state *e}
 
 %union {
     char *str;                  /* names and strings: heap copies */
@@ -62,14 +65,8 @@ static void unknown_statement(struct qz_parser *p, char *word, const struct src_
 
 %token <str> IDENT "name" STRING "string"
 %token <val> NUMBER "number"
-/* Keywords (tagged KEYWORDS: keep lex.c's table and the keyword rule below in sync). */
-%token QUIZ "quiz" TITLE "title" LANGUAGES "languages" INTRO "intro" FEEDBACK "feedback"
-       SHUFFLE "shuffle" PASSING "passing" INCLUDE "include" SINGLE "single"
-       MULTIPLE "multiple" TRUEFALSE "truefalse" NUMERIC "numeric" TEXT "text"
-       PROMPT "prompt" WRONG "wrong" CORRECT "correct" BECAUSE "because" EXPLAIN "explain"
-       POINTS "points" ANSWER "answer" WITHIN "within" UNIT "unit" ACCEPT "accept"
-       LAB "lab" EXPECT "expect" SNIPPET "snippet" OF "of" PARAM "param" METRIC "metric"
-       IN "in" SUMMARY "summary" TRUE "true" FALSE "false" ALIAS "alias"
+/* The keywords, QUIZ "quiz" and the rest, in the order of keywords.def; kwgen writes them here. */
+/* kwgen: keyword tokens */
 %token DOTDOT ".." LE "<=" GE ">=" EQ "=="
 
 %type <str> name mhelp munit
@@ -94,18 +91,18 @@ topitem
     | labdef                { yyerrok; }
     | question              { yyerrok; }
     | include               { yyerrok; }
-    | IDENT                 { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
+    | IDENT                 { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
 /* ---- Quiz ---- */
 
 quiz
-    : quizhead qitems '}'   { b_top_quiz_close(p, &@3); }
+    : quizhead qitems '}'   { b_top_quiz_close(b, &@3); }
     ;
 
 quizhead
-    : QUIZ name '{'         { b_top_quiz_open(p, &@1, $2, &@2); }
+    : QUIZ name '{'         { b_top_quiz_open(b, &@1, $2, &@2); }
     ;
 
 qitems
@@ -117,40 +114,40 @@ qitem
     : header                { yyerrok; }
     | question              { yyerrok; }
     | include               { yyerrok; }
-    | IDENT                 { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
+    | IDENT                 { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
 header
-    : TITLE text            { b_hdr_text(p, HDR_TITLE, &@1, $2); }
-    | INTRO text            { b_hdr_text(p, HDR_INTRO, &@1, $2); }
+    : TITLE text            { b_hdr_text(b, T_TITLE, &@1, $2); }
+    | INTRO text            { b_hdr_text(b, T_INTRO, &@1, $2); }
     | langhead langs
-    | FEEDBACK name         { b_hdr_feedback(p, &@1, $2, &@2); }
-    | SHUFFLE name          { b_hdr_shuffle(p, &@1, $2, &@2); }
-    | PASSING NUMBER        { b_hdr_passing(p, &@1, $2); }
+    | FEEDBACK name         { b_hdr_feedback(b, &@1, $2, &@2); }
+    | SHUFFLE name          { b_hdr_shuffle(b, &@1, $2, &@2); }
+    | PASSING NUMBER        { b_hdr_passing(b, &@1, $2); }
     ;
 
 langhead
-    : LANGUAGES             { b_hdr_languages(p, &@1); }
+    : LANGUAGES             { b_hdr_languages(b, &@1); }
     ;
 
 langs
-    : name                  { b_hdr_lang(p, $1, &@1); }
-    | langs ',' name        { b_hdr_lang(p, $3, &@3); }
+    : name                  { b_hdr_lang(b, $1, &@1); }
+    | langs ',' name        { b_hdr_lang(b, $3, &@3); }
     ;
 
 include
-    : INCLUDE STRING        { b_include(p, &@1, $2, &@2); }
+    : INCLUDE STRING        { b_include(b, &@1, $2, &@2); }
     ;
 
 /* ---- Questions ---- */
 
 question
-    : qhead qstmts '}'      { b_question_close(p); }
+    : qhead qstmts '}'      { b_question_close(b); }
     ;
 
 qhead
-    : qkind name '{'        { b_question_open(p, $1, &@1, $2, &@2); }
+    : qkind name '{'        { b_question_open(b, $1, &@1, $2, &@2); }
     ;
 
 qkind
@@ -167,38 +164,38 @@ qstmts
     ;
 
 qstmt
-    : PROMPT text                       { b_q_prompt(p, &@1, $2); yyerrok; }
-    | WRONG text                        { b_q_choice(p, false, &@1, $2, NULL); yyerrok; }
-    | WRONG text BECAUSE text           { b_q_choice(p, false, &@1, $2, $4); yyerrok; }
-    | CORRECT text                      { b_q_choice(p, true, &@1, $2, NULL); yyerrok; }
-    | CORRECT text BECAUSE text         { b_q_choice(p, true, &@1, $2, $4); yyerrok; }
-    | EXPLAIN text                      { b_q_explain(p, &@1, $2); yyerrok; }
-    | UNIT text                         { b_q_unit(p, &@1, $2); yyerrok; }
-    | POINTS NUMBER                     { b_q_points(p, &@1, $2); yyerrok; }
-    | ANSWER name                       { b_q_answer_word(p, &@1, $2, &@2); yyerrok; }
-    | ANSWER NUMBER                     { b_q_answer_num(p, &@1, $2, NULL); yyerrok; }
-    | ANSWER NUMBER WITHIN NUMBER       { b_q_answer_num(p, &@1, $2, $4); yyerrok; }
-    | ANSWER NUMBER DOTDOT NUMBER       { b_q_answer_range(p, &@1, $2, $4); yyerrok; }
+    : PROMPT text                       { b_q_prompt(b, &@1, $2); yyerrok; }
+    | WRONG text                        { b_q_choice(b, false, &@1, $2, NULL); yyerrok; }
+    | WRONG text BECAUSE text           { b_q_choice(b, false, &@1, $2, $4); yyerrok; }
+    | CORRECT text                      { b_q_choice(b, true, &@1, $2, NULL); yyerrok; }
+    | CORRECT text BECAUSE text         { b_q_choice(b, true, &@1, $2, $4); yyerrok; }
+    | EXPLAIN text                      { b_q_explain(b, &@1, $2); yyerrok; }
+    | UNIT text                         { b_q_unit(b, &@1, $2); yyerrok; }
+    | POINTS NUMBER                     { b_q_points(b, &@1, $2); yyerrok; }
+    | ANSWER name                       { b_q_answer_word(b, &@1, $2, &@2); yyerrok; }
+    | ANSWER NUMBER                     { b_q_answer_num(b, &@1, $2, NULL); yyerrok; }
+    | ANSWER NUMBER WITHIN NUMBER       { b_q_answer_num(b, &@1, $2, $4); yyerrok; }
+    | ANSWER NUMBER DOTDOT NUMBER       { b_q_answer_range(b, &@1, $2, $4); yyerrok; }
     | accepthead accepts                { yyerrok; }
-    | labhead labargs                   { b_q_lab_end(p, &@$); yyerrok; }
-    | EXPECT name cmp value             { b_q_expect(p, &@$, $2, &@2, $3, $4); yyerrok; }
-    | EXPECT name WITHIN value OF value { b_q_expect_within(p, &@$, $2, &@2, $4, $6); yyerrok; }
-    | SNIPPET name ':' name             { b_q_snippet(p, &@$, $2, $4); yyerrok; }
-    | IDENT                             { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
+    | labhead labargs                   { b_q_lab_end(b, &@$); yyerrok; }
+    | EXPECT name cmp value             { b_q_expect(b, &@$, $2, &@2, $3, $4); yyerrok; }
+    | EXPECT name WITHIN value OF value { b_q_expect_within(b, &@$, $2, &@2, $4, $6); yyerrok; }
+    | SNIPPET name ':' name             { b_q_snippet(b, &@$, $2, $4); yyerrok; }
+    | IDENT                             { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
 accepthead
-    : ACCEPT                { b_q_accept_start(p, &@1); }
+    : ACCEPT                { b_q_accept_start(b, &@1); }
     ;
 
 accepts
-    : STRING                { b_q_accept(p, $1, &@1); }
-    | accepts ',' STRING    { b_q_accept(p, $3, &@3); }
+    : STRING                { b_q_accept(b, $1, &@1); }
+    | accepts ',' STRING    { b_q_accept(b, $3, &@3); }
     ;
 
 labhead
-    : LAB name              { b_q_lab(p, &@1, $2, &@2); }
+    : LAB name              { b_q_lab(b, &@1, $2, &@2); }
     ;
 
 labargs
@@ -213,7 +210,7 @@ args
     ;
 
 arg
-    : name '=' value        { b_q_lab_arg(p, $1, &@1, $3); }
+    : name '=' value        { b_q_lab_arg(b, $1, &@1, $3); }
     ;
 
 cmp
@@ -227,11 +224,11 @@ cmp
 /* ---- Lab manifests ---- */
 
 labdef
-    : labdefhead lstmts '}' { b_lab_close(p); }
+    : labdefhead lstmts '}' { b_lab_close(b); }
     ;
 
 labdefhead
-    : LAB name '{'          { b_lab_open(p, &@1, $2, &@2); }
+    : LAB name '{'          { b_lab_open(b, &@1, $2, &@2); }
     ;
 
 lstmts
@@ -240,37 +237,37 @@ lstmts
     ;
 
 lstmt
-    : TITLE text                { b_lab_text(p, LABONCE_TITLE, &@1, $2); yyerrok; }
-    | SUMMARY text              { b_lab_text(p, LABONCE_SUMMARY, &@1, $2); yyerrok; }
+    : TITLE text                { b_lab_text(b, T_TITLE, &@1, $2); yyerrok; }
+    | SUMMARY text              { b_lab_text(b, T_SUMMARY, &@1, $2); yyerrok; }
     | paramhead prange phelp palias { yyerrok; }
-    | METRIC name mhelp munit   { b_lab_metric(p, &@1, $2, &@2, $3, $4); yyerrok; }
-    | IDENT                     { unknown_statement(p, $1, &@1, yyerrstatus != 0); }
+    | METRIC name mhelp munit   { b_lab_metric(b, &@1, $2, &@2, $3, $4); yyerrok; }
+    | IDENT                     { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); }
     | error
     ;
 
 paramhead
-    : PARAM name '=' value  { b_lab_param(p, &@1, $2, &@2, $4); }
+    : PARAM name '=' value  { b_lab_param(b, &@1, $2, &@2, $4); }
     ;
 
 prange
     : %empty
-    | IN NUMBER DOTDOT NUMBER   { b_lab_param_range(p, $2, $4); }
+    | IN NUMBER DOTDOT NUMBER   { b_lab_param_range(b, $2, $4); }
     | IN choices
     ;
 
 choices
-    : name                  { b_lab_param_choice(p, $1, &@1); }
-    | choices '|' name      { b_lab_param_choice(p, $3, &@3); }
+    : name                  { b_lab_param_choice(b, $1, &@1); }
+    | choices '|' name      { b_lab_param_choice(b, $3, &@3); }
     ;
 
 phelp
-    : %empty                { b_lab_param_end(p, NULL, NULL); }
-    | STRING                { b_lab_param_end(p, $1, &@1); }
+    : %empty                { b_lab_param_end(b, NULL, NULL); }
+    | STRING                { b_lab_param_end(b, $1, &@1); }
     ;
 
 palias
     : %empty
-    | ALIAS name            { b_lab_param_alias(p, $2, &@2); }
+    | ALIAS name            { b_lab_param_alias(b, $2, &@2); }
     ;
 
 mhelp
@@ -287,213 +284,57 @@ munit
 
 value
     : NUMBER                { $$ = $1; }
-    | STRING                { $$ = b_value_string(p, $1, &@1); }
-    | name                  { $$ = b_value_name(p, $1, &@1); }
+    | STRING                { $$ = b_value_string(b, $1, &@1); }
+    | name                  { $$ = b_value_name(b, $1, &@1); }
     ;
 
 text
-    : STRING                { $$ = b_text_string(p, $1, &@1); }
-    | '{' trs '}'           { $$ = b_text_block_end(p, $2, &@$); }
+    : STRING                { $$ = b_text_string(b, $1, &@1); }
+    | '{' trs '}'           { $$ = b_text_block_end(b, $2, &@$); }
     ;
 
 trs
     : %empty                { $$ = ast_text_new(); }
-    | trs IDENT ':' STRING  { $$ = b_text_block_add(p, $1, $2, &@2, $4, &@4); }
+    | trs IDENT ':' STRING  { $$ = b_text_block_add(b, $1, $2, &@2, $4, &@4); }
     | trs error             { $$ = $1; }
     ;
 
 /* A keyword stands for itself wherever a name is expected: `text q1`, `lab in`, ... */
 name
     : IDENT                 { $$ = $1; }
-    | keyword               { $$ = b_loc_text(p, &@1); }
+    | keyword               { $$ = b_loc_text(b, &@1); }
     ;
 
-keyword
-    : QUIZ | TITLE | LANGUAGES | INTRO | FEEDBACK | SHUFFLE | PASSING | INCLUDE | SINGLE
-    | MULTIPLE | TRUEFALSE | NUMERIC | TEXT | PROMPT | WRONG | CORRECT | BECAUSE | EXPLAIN
-    | POINTS | ANSWER | WITHIN | UNIT | ACCEPT | LAB | EXPECT | SNIPPET | OF | PARAM | METRIC
-    | IN | SUMMARY | TRUE | FALSE | ALIAS
-    ;
+/* keyword: QUIZ | TITLE | ... (every keyword of keywords.def; kwgen writes the rule) */
+/* kwgen: keyword rule */
 
 %%
 
 /* Only Bison's own failures come here (memory exhausted); syntax errors go to the function below. */
-static void qzperror(const QZPLTYPE *loc, yyscan_t scanner, struct qz_parser *p, const char *msg)
+static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_state *b, struct perr_state *e,
+                     const char *msg)
 {
-    (void)scanner;
-    diag_error(p->d, loc, "%s", msg);
+    diag_error(e->d, loc, "%s", msg);
 }
 
-/* The statement keywords of the innermost block, for "did you mean" (tagged STMTS). */
-static const char *const stmts_question[][10] = {
-    [Q_SINGLE]    = { "prompt", "wrong", "correct", "explain", "points", "lab", "expect", "snippet", NULL },
-    [Q_MULTIPLE]  = { "prompt", "wrong", "correct", "explain", "points", "lab", "expect", "snippet", NULL },
-    [Q_TRUEFALSE] = { "prompt", "answer", "explain", "points", "lab", "expect", "snippet", NULL },
-    [Q_NUMERIC]   = { "prompt", "answer", "unit", "explain", "points", "lab", "expect", "snippet", NULL },
-    [Q_TEXT]      = { "prompt", "accept", "explain", "points", "lab", "expect", "snippet", NULL },
-};
-static const char *const stmts_quiz[] = {
-    "title", "languages", "intro", "feedback", "shuffle", "passing", "include",
-    "single", "multiple", "truefalse", "numeric", "text", NULL,
-};
-static const char *const stmts_lab[] = { "title", "summary", "param", "metric", NULL };
-static const char *const stmts_top[] = {
-    "quiz", "lab", "include", "single", "multiple", "truefalse", "numeric", "text", NULL,
-};
-
-/* A token's name in quotes: keywords come bare from Bison, characters already quoted. */
-static char *quoted(const char *name)
+/* A symbol as parse_error.c takes it: the token code the scanner returns for it, and Bison's name. */
+static struct perr_tok token_of(yysymbol_kind_t k)
 {
-    return name[0] == '\'' ? xstrdup(name) : xasprintf("'%s'", name);
+    struct perr_tok t = { -1, yysymbol_name(k) };
+    if (k == YYSYMBOL_YYerror || k == YYSYMBOL_YYUNDEF) return t;
+    for (int c = 0; c <= YYMAXUTOK; c++)
+        if (YYTRANSLATE(c) == k) { t.tok = c; break; }
+    return t;
 }
 
-/* How a token is named in a message: its spelling for names and keywords. */
-static char *describe(struct qz_parser *p, yysymbol_kind_t k)
+/* A syntax error: what was found and what was expected, for parse_error.c to put in words. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, struct lex_state *lx, struct build_state *b,
+                                 struct perr_state *e)
 {
-    switch (k) {
-    case YYSYMBOL_YYEOF:   return xstrdup("end of file");
-    case YYSYMBOL_STRING:  return xstrdup("a string");
-    case YYSYMBOL_NUMBER:  return xasprintf("number %s", p->tok_text ? p->tok_text : "");
-    case YYSYMBOL_IDENT:   return xasprintf("'%s'", p->tok_text ? p->tok_text : "");
-    default:               return quoted(yysymbol_name(k));
-    }
-}
-
-/* An expected token as a message names it. */
-static const char *expected_name(yysymbol_kind_t k)
-{
-    switch (k) {
-    case YYSYMBOL_YYEOF:   return "end of file";
-    case YYSYMBOL_STRING:  return "a string";
-    case YYSYMBOL_NUMBER:  return "a number";
-    case YYSYMBOL_IDENT:   return "a name";
-    default:               return yysymbol_name(k);
-    }
-}
-
-static bool expects(const yysymbol_kind_t *exp, int n, yysymbol_kind_t k)
-{
-    for (int i = 0; i < n; i++)
-        if (exp[i] == k) return true;
-    return false;
-}
-
-static bool is_keyword(yysymbol_kind_t k)
-{
-    return k >= YYSYMBOL_QUIZ && k <= YYSYMBOL_FALSE;
-}
-
-/*
- * The innermost block that holds statements: its name for messages, its
- * statement keywords (for "did you mean") and the token that starts one.
- */
-static const char *innermost_block(const struct qz_parser *p, const char *const **cands,
-                                   yysymbol_kind_t *starter)
-{
-    const struct brace *b = NULL;
-    for (size_t i = p->braces.n; i-- > 0;)
-        if (p->braces.items[i].kind != BR_LANG) { b = &p->braces.items[i]; break; }
-    if (b && b->kind == BR_QUESTION) {
-        *cands = stmts_question[b->qkind]; *starter = YYSYMBOL_PROMPT; return b->what;
-    } else if (b && b->kind == BR_QUIZ) {
-        *cands = stmts_quiz; *starter = YYSYMBOL_TITLE; return b->what;
-    } else if (b && b->kind == BR_LAB) {
-        *cands = stmts_lab; *starter = YYSYMBOL_PARAM; return b->what;
-    }
-    *cands = stmts_top;
-    *starter = YYSYMBOL_QUIZ;
-    return "this file";
-}
-
-/*
- * A word where a statement starts: an unknown statement, with the nearest
- * known one.  Not reported while recovering from a syntax error (the word is
- * what the error left over; but the arguments of an unknown word are no such
- * error), nor when it follows an unknown word on the same line (it is that
- * word's argument).
- */
-static void unknown_statement(struct qz_parser *p, char *word, const struct src_loc *loc, bool recovering)
-{
-    bool argument = p->unknown_at_set && p->unknown_line == loc->line && lex_token_before(p, loc->off) == p->unknown_at;
-    if ((recovering && !p->junk_recovery) || argument) {
-        if (argument) p->unknown_at = loc->off;
-        free(word);
-        return;
-    }
-    const char *const *cands;
-    yysymbol_kind_t starter;
-    const char *where = innermost_block(p, &cands, &starter);
-    const char *hint = b_suggest(word, cands);
-    if (hint)
-        diag_error(p->d, loc, "unknown statement '%s' in %s; did you mean '%s'?", word, where, hint);
-    else
-        diag_error(p->d, loc, "unknown statement '%s' in %s", word, where);
-    p->unknown_at = loc->off;
-    p->unknown_line = loc->line;
-    p->unknown_at_set = true;
-    free(word);
-}
-
-/*
- * Syntax errors name what was found and what could stand there.  (A plain
- * word where a statement starts is no syntax error: the grammar takes it as
- * an unknown statement, reported above with a suggestion.)
- */
-static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, struct qz_parser *p)
-{
-    (void)scanner;
-    if (p->synthetic) return 0;     /* a '}' the scanner supplied after reporting an unclosed block */
-    yysymbol_kind_t tok = yypcontext_token(ctx);
-    struct src_loc loc = *yypcontext_location(ctx);
-    yysymbol_kind_t exp[64];
-    int n = yypcontext_expected_tokens(ctx, exp, 64);
-    if (n < 0) n = 0;
-
-    const char *const *cands;       /* unused here: a keyword out of place gets no suggestion */
-    yysymbol_kind_t starter;
-    const char *where = innermost_block(p, &cands, &starter);
-    /* What follows an unknown statement word is its own arguments: reported with the word. */
-    if (p->unknown_at_set && lex_token_before(p, loc.off) == p->unknown_at) {
-        p->junk_recovery = true;
-        return 0;
-    }
-    p->junk_recovery = false;
-    /* A statement could start here (in whatever block the parser recovered into). */
-    bool stmt = expects(exp, n, YYSYMBOL_PROMPT) || expects(exp, n, YYSYMBOL_TITLE) ||
-                expects(exp, n, YYSYMBOL_PARAM) || expects(exp, n, YYSYMBOL_QUIZ);
-    if (stmt && is_keyword(tok)) {
-        diag_error(p->d, &loc, "'%s' cannot appear in %s", yysymbol_name(tok), where);
-        return 0;
-    }
-    char *found = describe(p, tok);
-    if (stmt) {
-        diag_error(p->d, &loc, "expected a statement in %s, found %s", where, found);
-        free(found);
-        return 0;
-    }
-    /* Where a name is expected every keyword is too: name them once as "a name". */
-    bool name_ok = expects(exp, n, YYSYMBOL_IDENT);
-    char list[512] = "";
-    int shown = 0;
-    for (int i = 0; i < n; i++) {
-        if (name_ok && is_keyword(exp[i])) continue;
-        shown++;
-    }
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (name_ok && is_keyword(exp[i])) continue;
-        const char *sep = k == 0 ? "" : k == shown - 1 ? " or " : ", ";
-        const char *nm = expected_name(exp[i]);
-        bool quote = exp[i] != YYSYMBOL_STRING && exp[i] != YYSYMBOL_NUMBER &&
-                     exp[i] != YYSYMBOL_IDENT && exp[i] != YYSYMBOL_YYEOF && nm[0] != '\'';
-        size_t len = strlen(list);
-        snprintf(list + len, sizeof list - len, "%s%s%s%s", sep, quote ? "'" : "", nm, quote ? "'" : "");
-        k++;
-    }
-    if (shown)
-        diag_error(p->d, &loc, "expected %s, found %s", list, found);
-    else
-        diag_error(p->d, &loc, "unexpected %s", found);
-    free(found);
+    yysymbol_kind_t kinds[YYNTOKENS];
+    struct perr_tok expected[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, kinds, YYNTOKENS);
+    for (int i = 0; i < n; i++) expected[i] = token_of(kinds[i]);
+    perr_syntax(e, token_of(yypcontext_token(ctx)), yypcontext_location(ctx), expected, n < 0 ? 0 : n);
     return 0;
 }

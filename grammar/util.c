@@ -156,19 +156,54 @@ int edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64) return 1 << 20;  /* names that long are no near miss */
-    int row[65];
-    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    /* Three rows of the table: a swap of two neighbours ("titel") counts as one edit. */
+    int rows[3][65], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
     for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
+        cur[0] = (int)i;
         for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            int best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
         }
+        int *t = prev2; prev2 = prev; prev = cur; cur = t;
     }
-    return row[lb];
+    return prev[lb];
+}
+
+void qz_near_init(struct qz_near *n, const char *word)
+{
+    *n = (struct qz_near){ .word = word, .best = NULL, .dist = 1 << 20 };
+}
+
+bool qz_near_offer(struct qz_near *n, const char *cand)
+{
+    if (!n->word || !cand)
+        return false;
+    int d = edit_distance(n->word, cand);
+    int limit = (int)strlen(n->word) / 3;
+    if (limit < 1)
+        limit = 1;
+    if (limit > 3)
+        limit = 3;
+    /* A shortened name (bubble_frac for bubble_fraction) is a near miss at any distance. */
+    size_t wl = strlen(n->word), cl = strlen(cand);
+    bool prefix = wl >= 3 && wl < cl && strncmp(n->word, cand, wl) == 0;
+    if (d == 0 || (d > limit && !prefix) || d >= n->dist)
+        return false;
+    n->best = cand;
+    n->dist = d;
+    return true;
+}
+
+const char *closest_word(const char *word, const char *const *cands)
+{
+    struct qz_near n;
+    qz_near_init(&n, word);
+    for (size_t i = 0; cands[i]; i++)
+        qz_near_offer(&n, cands[i]);
+    return n.best;
 }

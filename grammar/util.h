@@ -4,6 +4,7 @@
 #ifndef QZ_UTIL_H
 #define QZ_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -34,7 +35,25 @@ size_t utf8_check(const char *s, size_t n);
 /* dir/name (no doubled '/'); a new string. */
 char *path_join(const char *dir, const char *name);
 
-/* Levenshtein distance, for "did you mean" suggestions. */
+/* Edit distance (insertions, deletions, substitutions, swaps of neighbours), for "did you mean". */
 int edit_distance(const char *a, const char *b);
+/* The closest of cands (NULL-terminated) to word within edit distance 2 (and shorter than word), or NULL. */
+/*
+ * "did you mean": the candidate nearest to word, offered one at a time.  One
+ * rule for every suggestion the project makes: within an edit distance of a
+ * third of the word's length (at least 1, at most 3), or the word a prefix of
+ * at least 3 characters of the candidate (bubble_frac for bubble_fraction);
+ * the nearest wins, the first among equals.
+ */
+struct qz_near {
+    const char *word;           /* borrowed */
+    const char *best;           /* the nearest candidate so far (borrowed), or NULL */
+    int dist;
+};
+void qz_near_init(struct qz_near *n, const char *word);
+/* Offer cand (borrowed: it must live as long as n is read).  Returns whether it is now the best. */
+bool qz_near_offer(struct qz_near *n, const char *cand);
+/* The qz_near of word among the NULL-terminated cands, or NULL. */
+const char *closest_word(const char *word, const char *const *cands);
 
 #endif

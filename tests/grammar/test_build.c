@@ -91,10 +91,13 @@ Test(build, a_statement_the_question_kind_does_not_take_names_the_kind)
           "  truefalse tf { prompt \"p\" answer 1 }\n"
           "  numeric n { prompt \"p\" answer true }\n"
           "}\n");
-    assert_error(0, 2, 25, "'accept' cannot appear in single question 's'");
-    assert_error(1, 2, 36, "'answer' cannot appear in single question 's'");
-    assert_error(2, 2, 45, "'unit' cannot appear in single question 's'");
-    assert_error(3, 3, 23, "'wrong' cannot appear in text question 't'");
+    /* Who takes the statement instead comes from the keyword table. */
+    assert_error(0, 2, 25, "'accept' cannot appear in single question 's' (accepted answers belong to text questions)");
+    assert_error(1, 2, 36, "'answer' cannot appear in single question 's' "
+                           "(an answer belongs to truefalse and numeric questions)");
+    assert_error(2, 2, 45, "'unit' cannot appear in single question 's' (a unit belongs to numeric questions)");
+    assert_error(3, 3, 23, "'wrong' cannot appear in text question 't' "
+                           "(choices belong to single and multiple questions)");
     assert_error(4, 3, 33, "'correct' cannot appear in text question 't'");
     assert_error(5, 4, 36, "a truefalse answer is true or false, not a number");
     assert_error(6, 5, 33, "a numeric answer is a number");

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "parse.h"
+#include "lex.h"
 #include "quiz.tab.h"
 
 struct tok {
@@ -35,13 +35,12 @@ TestSuite(lexer, .init = setup, .fini = teardown);
 static void lex_n(const char *text, size_t len)
 {
     const struct source *src = cap_source(&cap, text, len);
-    struct qz_parser p = { .d = cap.d, .src = src, .line = 1, .col = 1 };
-    p.file = ast_file_new(src);
-    p.scanner = lex_open(&p, src->text, src->len);
+    struct lex_state lx;
+    lex_init(&lx, cap.d, src);
     for (;;) {
         QZPSTYPE v = { 0 };
         QZPLTYPE l = { 0 };
-        int t = qzplex(&v, &l, p.scanner, &p);
+        int t = qzplex(&v, &l, &lx);
         cr_assert_lt(ntoks, 128);
         struct tok *k = &toks[ntoks++];
         memset(k, 0, sizeof *k);
@@ -58,9 +57,7 @@ static void lex_n(const char *text, size_t len)
         }
         if (t == 0) break;
     }
-    lex_close(p.scanner);
-    lex_state_free(&p);
-    ast_file_free(p.file);
+    lex_fini(&lx);
 }
 
 static void lex(const char *text) { lex_n(text, strlen(text)); }

@@ -513,3 +513,74 @@ Test(parser, a_long_line_of_open_braces_is_parsed_in_linear_time, .timeout = 20)
     assert_error(1, 1, (int)(spaces + braces), "unclosed '{' of block");
     cr_assert_eq(cap_errors(&cap), 2);
 }
+
+/* ---- Keywords as names, and names where a keyword is expected ------------ */
+
+/* `alias` is a keyword like the others: it names a question, a quiz, a lab or a language. */
+Test(parser, an_unclosed_question_named_alias_is_named_like_any_other)
+{
+    parse("single alias {\n  prompt \"p\"\n");
+    assert_error(0, 1, 14, "unclosed '{' of single question 'alias'");
+    assert_note("the file ended here", 2, 13);
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_str_eq(question(0)->id, "alias");
+}
+
+Test(parser, a_quiz_and_a_lab_named_alias_are_named_when_unclosed)
+{
+    parse("quiz alias { title \"t\"\n");
+    assert_error(0, 1, 12, "unclosed '{' of quiz 'alias'");
+    ast_file_free(file);
+    cap_fini(&cap);
+    cap_init(&cap);
+    parse("lab alias { title \"t\"\n");
+    assert_error(0, 1, 11, "unclosed '{' of lab 'alias'");
+}
+
+Test(parser, alias_followed_by_a_colon_in_a_language_block_is_a_language_tag)
+{
+    parse_ok("single a { prompt { alias: \"x\" en: \"y\" } }\n");
+    cr_assert_eq(question(0)->prompt->trs.n, 2);
+    cr_assert_str_eq(question(0)->prompt->trs.items[0].lang, "alias");
+}
+
+Test(parser, alias_where_a_statement_starts_cannot_appear_there)
+{
+    parse("single a {\n  prompt \"p\"\n  alias x\n}\n");
+    assert_error(0, 3, 3, "'alias' cannot appear in single question 'a'");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+/* Where a name stands every keyword could too; that is no place where a statement starts. */
+static const struct {
+    const char *text;
+    int line, col;
+    const char *msg;
+} missing_names[] = {
+    { "quiz q {\n  title \"t\"\n  languages , en\n}\n", 3, 13, "expected a language tag, found ','" },
+    { "single a {\n  prompt \"p\"\n  lab l\n  expect = 3\n}\n", 4, 10, "expected a metric name, found '='" },
+    { "quiz q {\n  title \"t\"\n  feedback 3\n}\n", 3, 12, "expected a feedback mode, found number 3" },
+    { "quiz q { shuffle \"all\" }\n", 1, 18, "expected a shuffle mode, found a string" },
+    { "single {\n  prompt \"p\"\n}\n", 1, 8, "expected a question name, found '{'" },
+    { "quiz { }\n", 1, 6, "expected a quiz name, found '{'" },
+    { "lab l {\n  title \"t\"\n  param = 3\n}\n", 3, 9, "expected a parameter name, found '='" },
+    { "lab l {\n  title \"t\"\n  metric 3\n}\n", 3, 10, "expected a metric name, found number 3" },
+    { "lab l {\n  title \"t\"\n  param x = 3 alias 4\n}\n", 3, 21, "expected an alias, found number 4" },
+    { "single a { prompt \"p\" snippet : x }\n", 1, 31, "expected a lab name, found ':'" },
+    { "quiz q {\n  title \"t\"\n  languages en, ,\n}\n", 3, 17, "expected a name, found ','" },
+    { "truefalse a { prompt \"p\" answer }\n", 1, 33, "expected a name or a number, found '}'" },
+    { "single", 1, 7, "expected a question name, found end of file" },
+};
+
+Test(parser, a_missing_name_says_what_name_was_expected)
+{
+    for (size_t i = 0; i < sizeof missing_names / sizeof missing_names[0]; i++) {
+        cap_fini(&cap);
+        cap_init(&cap);
+        ast_file_free(file);
+        parse(missing_names[i].text);
+        cr_assert_geq(cap_errors(&cap), 1, "%s", missing_names[i].text);
+        assert_error(0, missing_names[i].line, missing_names[i].col, missing_names[i].msg);
+        cr_assert_null(cap_find(&cap, "expected a statement"), "%s", missing_names[i].text);
+    }
+}

@@ -1,0 +1,136 @@
+/*
+ * lex.h — the scanner's state while it reads one source (quiz.l, lex.c,
+ * lex_text.c), and the token stream the grammar reads (qzplex).  Private to
+ * libqz.
+ */
+#ifndef QZ_LEX_H
+#define QZ_LEX_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "keywords.h"
+
+/* What an open '{' belongs to; the scanner classifies it from the tokens before it. */
+enum brace_kind {
+    BR_OTHER,       /* a '{' the grammar has no place for */
+    BR_QUIZ,        /* quiz NAME { */
+    BR_QUESTION,    /* single|multiple|truefalse|numeric|text NAME { */
+    BR_LAB,         /* lab NAME { (a manifest) */
+    BR_LANG,        /* prompt { id: "..." }: a language block */
+};
+
+struct brace {
+    enum brace_kind kind;
+    struct src_loc loc;     /* the '{' */
+    char *what;             /* "single question 'q3'": used in messages; owned */
+    enum kw_place block;    /* BR_QUIZ, BR_QUESTION, BR_LAB: the block, for its statements; else KWB_NONE */
+    int indent;             /* columns of whitespace before the first token of the '{' line */
+};
+
+/* A token the scanner hands out later (after a '}' it supplies itself). */
+struct pending_tok {
+    int tok;
+    union { char *str; struct ast_value *val; } v;
+    struct src_loc loc;
+};
+
+struct lex_state {
+    struct diag *d;                 /* where errors go (borrowed) */
+    const struct source *src;       /* the source being read (borrowed) */
+    void *scanner;                  /* the Flex scanner; owned */
+    const char *in;                 /* the text it reads (borrowed), in_len bytes; in_pos read so far */
+    size_t in_len, in_pos;
+    int errors_at_start;            /* the diag's count when this source began */
+    int stray_line;                 /* the line of the last stray character reported */
+
+    /* Position: the next character's line, column and byte offset. */
+    int line, col;
+    size_t off;
+    bool after_cr;                  /* the last character was '\r' (so a '\n' is part of it) */
+    size_t line_off;                /* where the line being scanned starts */
+    size_t indent_for;              /* line_off + 1 of the line whose indentation is cached; 0: none */
+    int indent;                     /* that line's leading whitespace, in characters */
+
+    /* The string literal being scanned. */
+    struct src_loc str_open;        /* its opening quote(s) */
+    char *buf;                      /* its text so far, blen bytes of bcap; owned */
+    size_t blen, bcap;
+    bool eof_in_string;             /* the file ended inside a string: no unclosed-block noise */
+
+    /* Open braces, innermost last. */
+    VEC(struct brace) braces;
+    bool eof_seen;                  /* end of file reached; closing braces are being supplied */
+    bool eof_reported;              /* the unclosed block at the end has been reported */
+    struct src_loc eof_loc;         /* just after the last visible character */
+
+    /*
+     * The first block closed by a '}' indented less than the line that opened
+     * it: when the file ends with a block open, this is the likelier culprit.
+     */
+    struct brace suspect;           /* suspect.what == NULL: none */
+    struct src_loc suspect_close;   /* the '}' that closed it */
+
+    /* The tokens handed out. */
+    struct pending_tok pending;     /* pending.tok == 0: none */
+    bool synthetic;                 /* the last token handed out was supplied by the scanner */
+    int prev_tok, prev2_tok;        /* the last token handed out and the one before */
+    char *prev_text, *prev2_text;   /* their spellings (names and keywords only), in spell[]; or NULL */
+    char *tok_text;                 /* spelling of the last name or number, for messages, in spell[0]; or NULL */
+    /*
+     * The buffers those spellings live in, reused from token to token: a
+     * copy per token would be three mallocs and frees per token of a bank.
+     * spell[0] holds tok_text; prev_text and prev2_text take turns in
+     * spell[1] and spell[2] (prev_slot: the one prev_text is in).
+     */
+    char *spell[3];                 /* owned */
+    size_t spell_cap[3];
+    int prev_slot;
+    size_t recent[4];               /* where the last tokens handed out start, latest at [0] */
+};
+
+/* ---- The token stream (lex.c) ------------------------------------------- */
+
+/* Start reading src (a leading byte order mark skipped); errors go to d. */
+void lex_init(struct lex_state *lx, struct diag *d, const struct source *src);
+/* Close the scanner and release what lx holds (braces, buffers, a pending token). */
+void lex_fini(struct lex_state *lx);
+/* The next token for the grammar: its code (0 at the end), value and location. */
+union QZPSTYPE;
+int qzplex(union QZPSTYPE *lval, struct src_loc *lloc, struct lex_state *lx);
+/* Where the token handed out just before the one at off starts ((size_t)-1 when unknown). */
+size_t lex_token_before(const struct lex_state *lx, size_t off);
+/* The innermost open brace that holds statements (not a language block), or NULL at the top. */
+const struct brace *lex_innermost_block(const struct lex_state *lx);
+/* This file has had enough errors: the scanner stops reporting and the parse ends. */
+bool lex_too_many(const struct lex_state *lx);
+
+/* ---- Scanner support (quiz.l, lex.c, lex_text.c) ------------------------ */
+
+/* The Flex scanner over the text lx reads, and its end (quiz.l). */
+void *lex_open(struct lex_state *lx);
+void lex_close(void *scanner);
+/* A NUMBER token's value (reported when out of range). */
+struct ast_value *lex_number(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/* A character that starts no token: report it (invalid UTF-8 as such). */
+void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/* Bytes in the UTF-8 character at s (n bytes left), or 0 when it is not valid UTF-8 (lex_text.c). */
+size_t lex_char_len(const char *s, size_t n);
+/* Move the position over s[0..n) and give loc the span it covers. */
+void lex_advance(struct lex_state *lx, struct src_loc *loc, const char *s, size_t n);
+/* String buffer. */
+void lex_buf_reset(struct lex_state *lx);
+void lex_buf_add(struct lex_state *lx, const char *s, size_t n);
+/* Append a high-byte run, reporting invalid UTF-8 (replaced by U+FFFD); loc is the run. */
+void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/* Check a run of bytes >= 0x80; report the first invalid one.  Returns true when valid. */
+bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/* Decode \u{HEX} (the whole escape in s) into the buffer, or report it at loc. */
+void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/* The buffer as a string (""" strings: dedented); the buffer is reset. */
+char *lex_take_string(struct lex_state *lx, bool triple);
+/* The location of byte `byte` of a one-line token s at loc, one character wide. */
+struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte);
+
+#endif
