@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab_text.h"
 #include "scorm.h"
 
 static json_t *md_json(const struct md_doc *doc)
@@ -89,37 +90,6 @@ static json_t *value_json(const struct ast_value *v)
     return json_null();
 }
 
-/* How a value is written on the labrun command line (shell-quoted when it must be). */
-static char *value_arg(const struct ast_value *v)
-{
-    switch (v->kind) {
-    case VAL_BOOL:
-        return xstrdup(v->boolean ? "true" : "false");
-    case VAL_NUMBER:
-        if (v->str && *v->str)
-            return xstrdup(v->str);
-        return xasprintf("%.15g", v->num);
-    case VAL_IDENT:
-        return xstrdup(v->str ? v->str : "");
-    case VAL_STRING: {
-        const char *s = v->str ? v->str : "";
-        if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=+") == strlen(s))
-            return xstrdup(s);
-        struct membuf b = { 0 };
-        membuf_append(&b, "'", 1);
-        for (; *s; s++) {
-            if (*s == '\'')
-                membuf_append(&b, "'\\''", 4);
-            else
-                membuf_append(&b, s, 1);
-        }
-        membuf_append(&b, "'", 2);  /* with the NUL */
-        return (char *)b.data;
-    }
-    }
-    return xstrdup("");
-}
-
 static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
 {
     json_t *o = json_object();
@@ -127,23 +97,14 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
     if (r->def && r->def->title)
         json_object_set_new(o, "title", text_json(r->def->title, ls));
 
-    struct membuf cmd = { 0 };
-    char *head = xasprintf("labrun labs/%s", r->name);
-    membuf_append(&cmd, head, strlen(head));
-    free(head);
     json_t *args = json_array();
     for (size_t i = 0; i < r->args.n; i++) {
         const struct ast_arg *a = &r->args.items[i];
-        char *val = value_arg(&a->value);
-        char *part = xasprintf(" --%s %s", a->name, val);
-        membuf_append(&cmd, part, strlen(part));
         json_array_append_new(args, json_pack("[so]", a->name, value_json(&a->value)));
-        free(part);
-        free(val);
     }
-    membuf_append(&cmd, "", 1);
-    json_object_set_new(o, "command", json_string((char *)cmd.data));
-    membuf_free(&cmd);
+    char *cmd = labtext_command(r);
+    json_object_set_new(o, "command", json_string(cmd));
+    free(cmd);
     json_object_set_new(o, "args", args);
 
     json_t *expects = json_array();

@@ -15,6 +15,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "emit.h"
+#include "lab_text.h"
 
 #define COURSE_NS "urn:x-quizc:course:1"
 
@@ -345,64 +346,24 @@ static void write_choices(struct emitter *e, const struct ast_question *q)
     element(e, "correct-response", ids);
 }
 
-/* A lab value as labrun takes it on its command line. */
-static char *value_text(const struct ast_value *v)
-{
-    char buf[40];
-    switch (v->kind) {
-    case VAL_NUMBER: return xstrdup(fmt_num(buf, v->num));
-    case VAL_BOOL:   return xstrdup(v->boolean ? "true" : "false");
-    case VAL_IDENT:
-    case VAL_STRING: return xstrdup(v->str ? v->str : "");
-    }
-    return xstrdup("");
-}
-
-/* Quote a word for a POSIX shell when it needs it, so the command can be pasted. */
-static void shell_word(struct membuf *b, const char *s)
-{
-    bool plain = *s != '\0';
-    for (const char *p = s; *p && plain; p++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%", *p) != NULL;
-    if (plain) {
-        membuf_append(b, s, strlen(s));
-        return;
-    }
-    membuf_append(b, "'", 1);
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'')
-            membuf_append(b, "'\\''", 4);
-        else
-            membuf_append(b, p, 1);
-    }
-    membuf_append(b, "'", 1);
-}
-
 static void write_lab(struct emitter *e, const struct ast_labref *ref)
 {
-    struct membuf cmd = { 0 };
-    membuf_append(&cmd, "labrun labs/", 12);
-    membuf_append(&cmd, ref->name, strlen(ref->name));
-    start(e, "lab");
-    attr(e, "name", ref->name);
+    bool safe = true;
     for (size_t i = 0; i < ref->args.n; i++) {
-        const struct ast_arg *a = &ref->args.items[i];
-        char *v = value_text(&a->value);
-        if (xml_safe(e, v, &a->value.loc, "this value")) {
-            membuf_append(&cmd, " --", 3);
-            membuf_append(&cmd, a->name, strlen(a->name));
-            membuf_append(&cmd, " ", 1);
-            shell_word(&cmd, v);
-        }
+        char *v = labtext_value(&ref->args.items[i].value);
+        safe &= xml_safe(e, v, &ref->args.items[i].value.loc, "this value");
         free(v);
     }
-    attr(e, "command", cmd.data ? (const char *)cmd.data : "");
-    membuf_free(&cmd);
+    char *cmd = safe ? labtext_command(ref) : xstrdup("");
+    start(e, "lab");
+    attr(e, "name", ref->name);
+    attr(e, "command", cmd);
+    free(cmd);
     if (ref->def && ref->def->title)
         write_text(e, "title", ref->def->title, "the lab's title");
     for (size_t i = 0; i < ref->args.n; i++) {
         const struct ast_arg *a = &ref->args.items[i];
-        char *v = value_text(&a->value);
+        char *v = labtext_value(&a->value);
         size_t off;
         if (!forbidden_char(v, &off)) {    /* reported once, with the command above */
             start(e, "param");

@@ -4,7 +4,7 @@
 # QUIZC_LIBS (mk/scorm.mk, read after this file); the link rule expands both
 # late, so it sees them.
 
-QUIZC_SRCS += compiler/main.c compiler/order.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/output.c
+QUIZC_SRCS += compiler/main.c compiler/order.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/lab_text.c compiler/output.c
 QUIZC_LIBS += $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 
 all: $(BUILD)/quizc
@@ -20,7 +20,7 @@ XML_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 
 $(eval $(call criterion_test,test_check,tests/compiler/test_check.c tests/compiler/support.c compiler/check.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_labs,tests/compiler/test_labs.c tests/compiler/support.c,$(LIBQZ)))
-$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/emit.c compiler/emit_xml.c,$(LIBQZ),$(XML_LIBS)))
+$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/lab_text.c,$(LIBQZ),$(XML_LIBS)))
 $(eval $(call criterion_test,test_order,tests/compiler/test_order.c compiler/order.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_output,tests/compiler/test_output.c compiler/output.c compiler/emit.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_cli,tests/compiler/test_cli.c grammar/util.c,,))
