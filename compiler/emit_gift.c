@@ -75,14 +75,18 @@ static void choices(struct gift *g, const struct ast_question *q)
     for (size_t i = 0; i < q->choices.n; i++) {
         const struct ast_choice *ch = &q->choices.items[i];
         put(g, "\t");
+        render_text(&g->r, &g->html, ch->text);
         if (q->kind == Q_SINGLE) {
             put(g, ch->correct ? "=" : "~");
+            /* A text that starts with % would read as a weight: give the weight first. */
+            if (g->html.data && g->html.data[0] == '%')
+                weight(g, ch->correct ? 100 : 0);
         } else {
             /* The right choices share 100%, the wrong ones share -100%: all of them give 0. */
             put(g, "~");
             weight(g, ch->correct ? 100.0 / (double)right : -100.0 / (double)wrong);
         }
-        text(g, ch->text);
+        flush_html(g);
         if (ch->because) {
             put(g, "#");
             text(g, ch->because);

@@ -125,8 +125,8 @@ static void numerical(struct moodle *m, const struct ast_question *q)
     const struct ast_numeric *n = &q->numeric;
     double key, tol;
     if (n->kind == NUM_RANGE) {     /* Moodle's answers are a value and a tolerance: the middle and half the width */
-        key = (n->lo.num + n->hi.num) / 2;
-        tol = (n->hi.num - n->lo.num) / 2;
+        key = render_round((n->lo.num + n->hi.num) / 2);
+        tol = render_round((n->hi.num - n->lo.num) / 2);
     } else {
         key = n->value.num;
         tol = n->kind == NUM_TOLERANCE ? (n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num) : 0;

@@ -5,7 +5,7 @@
  * stands.
  *
  * Scoring is map_response's rules, written out in the item (and named by its
- * template URI, for engines that know the template): SCORE is the mapped
+ * template URI where the item has no feedback to set): SCORE is the mapped
  * value of the response, 0 when there is none.  The mapping carries the
  * question's points: a right choice maps to them, a multiple's right choices
  * share them and its wrong ones take them back (bounded by 0 and the points).
@@ -126,13 +126,13 @@ static void bounds(const struct ast_numeric *n, double *lo, double *hi, double *
     if (n->kind == NUM_RANGE) {
         *lo = n->lo.num;
         *hi = n->hi.num;
-        *key = (*lo + *hi) / 2;
+        *key = render_round((*lo + *hi) / 2);
         return;
     }
     double tol = n->kind == NUM_TOLERANCE ? (n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num) : 0;
     *key = n->value.num;
-    *lo = *key - tol;
-    *hi = *key + tol;
+    *lo = render_round(*key - tol);
+    *hi = render_round(*key + tol);
 }
 
 static bool has_because(const struct ast_question *q)
@@ -281,7 +281,12 @@ static void variable(struct item *it, const char *id)
 static void processing(struct item *it, const struct ast_question *q)
 {
     start(it, "responseProcessing");
-    if (q->kind != Q_NUMERIC)
+    /*
+     * An engine that knows the template may run it instead of the rules
+     * (qti-components does), and the template sets no feedback: it is named
+     * only where the item has none.
+     */
+    if (q->kind != Q_NUMERIC && !has_because(q) && !render_has_feedback(q))
         attr(it, "template", MAP_RESPONSE);
     start(it, "responseCondition");
     start(it, "responseIf");

@@ -247,6 +247,13 @@ const char *render_number(char buf[RENDER_NUM_MAX], double x)
     return buf;
 }
 
+double render_round(double x)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", x);
+    return strtod(buf, NULL);
+}
+
 static void unit_in(struct render *r, struct membuf *b, const void *what, const char *lang)
 {
     const struct ast_question *q = what;

@@ -64,6 +64,12 @@ bool render_has_feedback(const struct ast_question *q);
 const char *render_number(char buf[RENDER_NUM_MAX], double x);
 
 /*
+ * x rounded to 15 significant digits: what is left of a sum of decimals
+ * (the middle of 0.26..0.29 is 0.275, not 0.27500000000000002).
+ */
+double render_round(double x);
+
+/*
  * Append the unit of a numeric question as a paragraph, "Unit: fraction",
  * for formats with no place of their own for it.  Nothing without a unit.
  */
