@@ -52,8 +52,7 @@ struct options {
 };
 
 static const char usage_line[] =
-    "usage: quizc [-o FILE] [--format course|scorm|gift|moodle|qti21] [--dir DIR] [--lang TAG]\n"
-    "             [-L DIR]... [--scorm 1.2|2004] [--check] FILE.qz";
+    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--check] FILE.qz";
 
 static void usage_error(const char *fmt, const char *arg)
 {
