@@ -202,6 +202,7 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
             }
             put(b, "</ul>");
         }
+        /* Recorded runs of this lab (what a GPU machine measured) belong here, after its claims. */
     }
     for (size_t i = 0; i < q->snippets.n; i++) {
         const struct ast_snippet *s = &q->snippets.items[i];
