@@ -41,6 +41,12 @@ enum scorm_version { SCORM_12, SCORM_2004 };
 
 struct emit_opts {
     enum scorm_version scorm;   /* default SCORM_12 */
+    /*
+     * GIFT, Moodle XML: the one language to write, or NULL for every language
+     * of the quiz in Moodle's multi-language spans.  QTI: the package's
+     * language, NULL for the quiz's first.  Borrowed.
+     */
+    const char *lang;
 };
 
 /*
@@ -68,5 +74,23 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
 
 /* Zip the files, sorted by name, with fixed timestamps (byte-identical output). */
 int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d);
+
+/*
+ * Question banks for Moodle: GIFT text (emit_gift.c) and Moodle XML
+ * (emit_moodle.c).  What a format cannot hold is reported as a warning
+ * naming the question.  Each returns 0, or -1 after reporting to d.
+ */
+int emit_gift(const struct qz_course *c, const struct emit_opts *o, struct membuf *out,
+              struct diag *d);
+int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct membuf *out,
+                    struct diag *d);
+
+/*
+ * A QTI 2.1 content package as files: imsmanifest.xml, assessmentTest.xml
+ * and items/ID.xml per question (emit_qti.c, qti_package.c).  Returns 0, or
+ * -1 after reporting to d.
+ */
+int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct emit_files *out,
+                   struct diag *d);
 
 #endif

@@ -18,10 +18,26 @@
 #define QZ_VERSION "0.1.0"
 #endif
 
-enum out_kind {
-    OUT_XML,        /* -o FILE.xml, or the default FILE.xml beside the quiz */
-    OUT_ZIP,        /* -o FILE.zip: a SCORM package */
-    OUT_DIR,        /* --dir DIR: the SCORM package's files, unpacked */
+/* What is written: --format, else what -o's name says (.xml, .zip, .gift). */
+enum out_format {
+    FMT_NONE,       /* not chosen yet */
+    FMT_COURSE,     /* the course document (the default) */
+    FMT_SCORM,      /* a SCORM package: FILE.zip, or --dir */
+    FMT_GIFT,       /* GIFT text for Moodle's question bank */
+    FMT_MOODLE,     /* Moodle XML for Moodle's question bank */
+    FMT_QTI21,      /* a QTI 2.1 content package: FILE.zip, or --dir */
+};
+
+static const struct {
+    const char *name;
+    enum out_format fmt;
+    const char *ext;            /* the default output's extension */
+} formats[] = {
+    { "course", FMT_COURSE, ".xml" },
+    { "scorm",  FMT_SCORM,  ".zip" },
+    { "gift",   FMT_GIFT,   ".gift" },
+    { "moodle", FMT_MOODLE, ".moodle.xml" },
+    { "qti21",  FMT_QTI21,  ".qti.zip" },
 };
 
 struct options {
@@ -29,12 +45,13 @@ struct options {
     const char *output;         /* -o; NULL: the default */
     const char *dir;            /* --dir */
     bool check_only;            /* --check */
-    struct emit_opts emit;      /* --scorm */
+    enum out_format format;     /* --format, or from -o's name */
+    struct emit_opts emit;      /* --scorm, --lang */
     struct qz_labpath labpath;  /* -L DIRs first; the defaults are added after parsing */
 };
 
 static const char usage_line[] =
-    "usage: quizc [-o FILE.xml|FILE.zip] [--dir DIR] [-L DIR]... [--scorm 1.2|2004] [--check] FILE.qz";
+    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--check] FILE.qz";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -46,10 +63,20 @@ static void usage_error(const char *fmt, const char *arg)
 static void help(void)
 {
     printf("%s\n\n"
-           "Compile a .qz quiz into a course document or a SCORM package.\n\n"
-           "  -o FILE          write FILE: .xml the course document, .zip a SCORM package\n"
-           "                   (default: the quiz's name with .xml, beside the quiz)\n"
-           "  --dir DIR        write the SCORM package's files into the folder DIR\n"
+           "Compile a .qz quiz into a course document, a SCORM package, or the quiz\n"
+           "formats of other systems' quiz engines.\n\n"
+           "  -o FILE          write FILE: .xml the course document, .zip a SCORM package,\n"
+           "                   .gift GIFT (default: the quiz's name with .xml, beside the quiz)\n"
+           "  --format FORMAT  what to write, whatever -o's name:\n"
+           "                     course  the course document (compiler/course.xsd)\n"
+           "                     scorm   a SCORM package with the player\n"
+           "                     gift    GIFT, for Moodle's question bank\n"
+           "                     moodle  Moodle XML, for Moodle's question bank\n"
+           "                     qti21   a QTI 2.1 package (Canvas, Blackboard, TAO, ...)\n"
+           "  --dir DIR        write a package's files (scorm, qti21) into the folder DIR\n"
+           "  --lang TAG       gift, moodle: write this language only (default: every\n"
+           "                   language, as Moodle multi-language text); qti21: the\n"
+           "                   package's language (default: the quiz's first)\n"
            "  --scorm VERSION  SCORM version of a package: 1.2 (default) or 2004\n"
            "  -L DIR           look for labs in DIR first (repeatable); then labs/ beside\n"
            "                   the quiz, then labs/ in the working folder\n"
@@ -69,12 +96,14 @@ static bool ends_with(const char *s, const char *suffix)
 /* Returns -1 to go on, or the exit status (help, version, usage errors). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_HELP, OPT_VERSION };
+    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_VERSION };
     static const struct option longs[] = {
         { "output",  required_argument, NULL, 'o' },
         { "check",   no_argument,       NULL, OPT_CHECK },
         { "dir",     required_argument, NULL, OPT_DIR },
         { "scorm",   required_argument, NULL, OPT_SCORM },
+        { "format",  required_argument, NULL, OPT_FORMAT },
+        { "lang",    required_argument, NULL, OPT_LANG },
         { "help",    no_argument,       NULL, OPT_HELP },
         { "version", no_argument,       NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -104,6 +133,19 @@ static int parse_args(int argc, char **argv, struct options *o)
                 usage_error("--scorm takes 1.2 or 2004, not '%s'", optarg);
                 return 2;
             }
+            break;
+        case OPT_FORMAT:
+            o->format = FMT_NONE;
+            for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+                if (strcmp(optarg, formats[i].name) == 0)
+                    o->format = formats[i].fmt;
+            if (o->format == FMT_NONE) {
+                usage_error("--format takes course, scorm, gift, moodle or qti21, not '%s'", optarg);
+                return 2;
+            }
+            break;
+        case OPT_LANG:
+            o->emit.lang = optarg;
             break;
         case OPT_HELP:
             help();
@@ -135,19 +177,41 @@ static int parse_args(int argc, char **argv, struct options *o)
         usage_error("%s", "-o and --dir cannot be used together");
         return 2;
     }
-    if (o->output && !ends_with(o->output, ".xml") && !ends_with(o->output, ".zip")) {
-        usage_error("-o '%s': the name must end in .xml (course document) or .zip (SCORM package)", o->output);
+    if (o->format == FMT_NONE) {
+        if (o->dir || (o->output && ends_with(o->output, ".zip")))
+            o->format = FMT_SCORM;
+        else if (o->output && ends_with(o->output, ".gift"))
+            o->format = FMT_GIFT;
+        else if (!o->output || ends_with(o->output, ".xml"))
+            o->format = FMT_COURSE;
+        else {
+            usage_error("-o '%s': the name must end in .xml (course document), .zip (SCORM package) or .gift, "
+                        "or --format must say what to write", o->output);
+            return 2;
+        }
+    }
+    if (o->dir && o->format != FMT_SCORM && o->format != FMT_QTI21) {
+        usage_error("%s", "--dir writes a package (--format scorm or qti21)");
+        return 2;
+    }
+    if (o->emit.lang && o->format != FMT_GIFT && o->format != FMT_MOODLE && o->format != FMT_QTI21) {
+        usage_error("%s", "--lang applies to --format gift, moodle and qti21 (the course document and "
+                    "SCORM packages hold every language)");
         return 2;
     }
     return -1;
 }
 
-/* FILE.qz -> FILE.xml (any other name gets .xml appended). */
-static char *default_output(const char *input)
+/* FILE.qz -> FILE.xml, FILE.gift, ... (any other name gets the extension appended). */
+static char *default_output(const char *input, enum out_format f)
 {
+    const char *ext = ".xml";
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (formats[i].fmt == f)
+            ext = formats[i].ext;
     if (ends_with(input, ".qz"))
-        return xasprintf("%.*s.xml", (int)(strlen(input) - 3), input);
-    return xasprintf("%s.xml", input);
+        return xasprintf("%.*s%s", (int)(strlen(input) - 3), input, ext);
+    return xasprintf("%s%s", input, ext);
 }
 
 /*
@@ -217,28 +281,54 @@ static int write_xml(struct diag *d, const struct qz_course *c, const char *path
  * SCORM packages come from the packaging module; a build that has it
  * defines QUIZC_SCORM (mk/scorm.mk).
  */
-static int write_package(struct diag *d, const struct qz_course *c, const struct options *o)
+static int write_package(struct diag *d, const struct qz_course *c, const struct options *o,
+                         const char *path)
 {
 #ifdef QUIZC_SCORM
     struct emit_files files = { 0 };
-    int rc = emit_scorm_files(c, &o->emit, &files, d);
+    int rc = o->format == FMT_QTI21 ? emit_qti_files(c, &o->emit, &files, d)
+                                    : emit_scorm_files(c, &o->emit, &files, d);
     if (rc == 0 && o->dir) {
         rc = output_dir(d, o->dir, &files);
     } else if (rc == 0) {
         struct membuf zip = { 0 };
         rc = emit_zip(&files, &zip, d);
         if (rc == 0)
-            rc = output_file(d, o->output, zip.data, zip.len);
+            rc = output_file(d, path, zip.data, zip.len);
         membuf_free(&zip);
     }
     emit_files_free(&files);
     return rc;
 #else
     (void)c;
-    diag_error(d, NULL, "cannot write '%s': this quizc was built without SCORM packaging",
-               o->dir ? o->dir : o->output);
+    diag_error(d, NULL, "cannot write '%s': this quizc was built without packaging",
+               o->dir ? o->dir : path);
     return -1;
 #endif
+}
+
+/* A question bank for Moodle (GIFT or Moodle XML), made whole in memory, then written. */
+static int write_bank(struct diag *d, const struct qz_course *c, const struct options *o,
+                      const char *path)
+{
+    struct membuf out = { 0 };
+    int rc = o->format == FMT_GIFT ? emit_gift(c, &o->emit, &out, d)
+                                   : emit_moodle_xml(c, &o->emit, &out, d);
+    if (rc == 0)
+        rc = output_file(d, path, out.data, out.len);
+    membuf_free(&out);
+    return rc;
+}
+
+/* --lang names one of the quiz's languages (any tag, for a quiz that declares none). */
+static bool lang_known(const struct ast_quiz *q, const char *lang)
+{
+    if (!lang || !q || q->langs.n == 0)
+        return true;
+    for (size_t i = 0; i < q->langs.n; i++)
+        if (strcmp(q->langs.items[i].tag, lang) == 0)
+            return true;
+    return false;
 }
 
 /* The course of this run, kept until exit (see the end of main); volatile, so the store is not optimized away. */
@@ -265,16 +355,23 @@ int main(int argc, char **argv)
     if (c)
         check_course(d, c, &o.labpath);
 
-    if (c && diag_errors(d) == 0 && !o.check_only) {
-        enum out_kind kind = o.dir ? OUT_DIR : o.output && ends_with(o.output, ".zip") ? OUT_ZIP : OUT_XML;
-        char *path = o.output ? xstrdup(o.output) : default_output(o.input);
-        switch (kind) {
-        case OUT_XML:
+    if (c && diag_errors(d) == 0 && !lang_known(c->quiz, o.emit.lang)) {
+        diag_error(d, &c->quiz->langs_loc, "--lang %s: the quiz's languages are those declared here",
+                   o.emit.lang);
+    } else if (c && diag_errors(d) == 0 && !o.check_only) {
+        char *path = o.output ? xstrdup(o.output) : default_output(o.input, o.format);
+        switch (o.format) {
+        case FMT_NONE:
+        case FMT_COURSE:
             write_xml(d, c, path);
             break;
-        case OUT_ZIP:
-        case OUT_DIR:
-            write_package(d, c, &o);
+        case FMT_SCORM:
+        case FMT_QTI21:
+            write_package(d, c, &o, path);
+            break;
+        case FMT_GIFT:
+        case FMT_MOODLE:
+            write_bank(d, c, &o, path);
             break;
         }
         free(path);

@@ -16,6 +16,7 @@
 
   /* ---- Interface strings (the quiz's own text comes from the data) ---- */
 
+  // LABTEXT-WORDS: the lab box's words are also in compiler/lab_text.c (GIFT, Moodle, QTI).
   var UI = {
     en: {
       question: 'Question {n} of {total}', point: '1 point', points: '{n} points',

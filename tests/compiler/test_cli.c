@@ -140,7 +140,7 @@ Test(cli, an_unknown_option_is_a_usage_error_with_a_one_line_hint)
     quizc("--frobnicate", "tests/data/compiler/kinds.qz", NULL);
     cr_expect_eq(res.status, 2);
     cr_expect_str_eq(res.err, "quizc: unknown option '--frobnicate'\n"
-                              "usage: quizc [-o FILE.xml|FILE.zip] [--dir DIR] [-L DIR]... "
+                              "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... "
                               "[--scorm 1.2|2004] [--check] FILE.qz (quizc --help for more)\n");
 }
 
@@ -172,6 +172,56 @@ Test(cli, an_output_name_of_unknown_kind_is_a_usage_error)
     char *out = in_dir("course.txt");
     quizc("-o", out, "tests/data/compiler/markdown.qz", NULL);
     cr_expect_eq(res.status, 2);
+    cr_expect_not(exists(out));
+    free(out);
+}
+
+Test(cli, a_gift_name_writes_gift_and_format_says_what_any_other_name_gets)
+{
+    char *gift = in_dir("bank.gift"), *moodle = in_dir("bank.txt"), *qti = in_dir("quiz.zip");
+    quizc("-L", "tests/data/labs", "-o", gift, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    char *text = slurp(gift);
+    cr_expect(text && strstr(text, "::pick::[html]") != NULL, "%s", text);
+    free(text);
+    quizc("-L", "tests/data/labs", "--format", "moodle", "-o", moodle, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    text = slurp(moodle);
+    cr_expect(text && strstr(text, "<question type=\"multichoice\">") != NULL);
+    free(text);
+    quizc("-L", "tests/data/labs", "--format", "qti21", "-o", qti, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    char *cmd = xasprintf("unzip -l %s | grep -q items/pick.xml", qti);
+    cr_expect_eq(system(cmd), 0, "no items/pick.xml in %s", qti);
+    free(cmd);
+    free(gift);
+    free(moodle);
+    free(qti);
+}
+
+Test(cli, what_a_format_cannot_hold_is_a_located_warning_and_the_output_is_written)
+{
+    char *gift = in_dir("bank.gift");
+    quizc("-L", "tests/data/labs", "-o", gift, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 0);
+    cr_expect(strstr(res.err, "tests/data/compiler/kinds.qz:19:16: warning: question 'pick' has 2 points; GIFT cannot carry points") != NULL,
+              "stderr: %s", res.err);
+    cr_expect(exists(gift));
+    free(gift);
+}
+
+Test(cli, a_bad_format_or_a_lang_the_quiz_lacks_is_refused)
+{
+    char *out = in_dir("bank.gift");
+    quizc("--format", "docx", "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 2);
+    char *course = in_dir("c.xml");
+    quizc("--lang", "en", "-o", course, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 2, "--lang with the course document");
+    free(course);
+    quizc("-L", "tests/data/labs", "--lang", "fr", "-o", out, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, "--lang fr") != NULL, "stderr: %s", res.err);
     cr_expect_not(exists(out));
     free(out);
 }

@@ -1,0 +1,31 @@
+/*
+ * lab_text.h — a lab reference as words a learner reads: each `expect`
+ * claim as "what you should see", and the lab box's words.  Every output that
+ * shows a lab (GIFT, Moodle XML, QTI) takes them from here, and the command
+ * line from libqz (qz_lab_command), so they cannot drift apart.
+ */
+#ifndef QZ_LAB_TEXT_H
+#define QZ_LAB_TEXT_H
+
+#include "ast.h"
+
+/* The learner-facing words of the lab box, in lang (en when there is no table for it). */
+enum labtext_word {
+    LABTEXT_TRY,        /* "Try it in the lab" */
+    LABTEXT_RUN,        /* "Run:" */
+    LABTEXT_EXPECT,     /* "What you should see:" */
+    LABTEXT_SNIPPET,    /* "The code that runs" */
+    LABTEXT_TRUE,       /* "True" */
+    LABTEXT_FALSE,      /* "False" */
+    LABTEXT_UNIT,       /* "Unit" */
+};
+const char *labtext_word(enum labtext_word w, const char *lang);
+
+/*
+ * One claim in words: "bubble_fraction (share of stage time spent idle):
+ * below 0.2".  A new string.  The metric's help and unit come from the lab's
+ * manifest when the reference was resolved.
+ */
+char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
+
+#endif

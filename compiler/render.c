@@ -1,0 +1,274 @@
+/*
+ * render.c — the Markdown subset of author text as escaped HTML, in one
+ * language or as Moodle multi-language spans, and the general feedback of a
+ * question (explanation and lab box) built from it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lab_text.h"
+#include "render.h"
+#include "scorm.h"
+
+const char *render_lang(const struct render *r)
+{
+    if (r->lang)
+        return r->lang;
+    return r->quiz && r->quiz->langs.n ? r->quiz->langs.items[0].tag : NULL;
+}
+
+static void put(struct membuf *b, const char *s)
+{
+    membuf_append(b, s, strlen(s));
+}
+
+void render_escaped(struct render *r, struct membuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        size_t n = strcspn((const char *)p, "&<>\"\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f"
+                           "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\xef");
+        membuf_append(b, p, n);
+        p += n;
+        switch (*p) {
+        case '\0': return;
+        case '&': put(b, "&amp;"); p++; break;
+        case '<': put(b, "&lt;"); p++; break;
+        case '>': put(b, "&gt;"); p++; break;
+        case '"': put(b, "&quot;"); p++; break;
+        case 0xEF:      /* U+FFFE and U+FFFF are not XML characters; the rest of U+Fxxx is */
+            if (p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) {
+                r->dropped++;
+                p += 3;
+            } else {
+                membuf_append(b, p, 1);
+                p++;
+            }
+            break;
+        default:        /* a C0 control other than tab, LF, CR */
+            r->dropped++;
+            p++;
+            break;
+        }
+    }
+}
+
+static const char *const span_tag[] = {
+    [MD_CODE] = "code", [MD_EM] = "em", [MD_STRONG] = "strong",
+};
+
+static void render_spans(struct render *r, struct membuf *b, const struct md_block *blk)
+{
+    for (size_t i = 0; i < blk->spans.n; i++) {
+        const struct md_span *s = &blk->spans.items[i];
+        if (s->kind == MD_BREAK) {
+            put(b, "<br/>");
+        } else if (s->kind == MD_PLAIN) {
+            render_escaped(r, b, s->text);
+        } else {
+            put(b, "<");
+            put(b, span_tag[s->kind]);
+            put(b, ">");
+            render_escaped(r, b, s->text);
+            put(b, "</");
+            put(b, span_tag[s->kind]);
+            put(b, ">");
+        }
+    }
+}
+
+/* A code block: <pre><code>, the language as a class the way highlighters look for it. */
+static void render_code(struct render *r, struct membuf *b, const char *code, const char *info)
+{
+    put(b, "<pre><code");
+    if (info && *info) {
+        put(b, " class=\"language-");
+        render_escaped(r, b, info);
+        put(b, "\"");
+    }
+    put(b, ">");
+    render_escaped(r, b, code);
+    put(b, "</code></pre>");
+}
+
+void render_md(struct render *r, struct membuf *b, const struct md_doc *doc)
+{
+    if (doc->blocks.n == 1 && doc->blocks.items[0].kind == MD_PARAGRAPH) {
+        render_spans(r, b, &doc->blocks.items[0]);
+        return;
+    }
+    for (size_t i = 0; i < doc->blocks.n; i++) {
+        const struct md_block *blk = &doc->blocks.items[i];
+        if (blk->kind == MD_CODEBLOCK) {
+            render_code(r, b, blk->code, blk->info);
+            continue;
+        }
+        put(b, "<p>");
+        render_spans(r, b, blk);
+        put(b, "</p>");
+    }
+}
+
+/* What a piece of output is, in one language. */
+typedef void (*render_fn)(struct render *r, struct membuf *b, const void *what, const char *lang);
+
+/*
+ * fn in r's language, or once per quiz language inside multi-language spans.
+ * A piece that reads the same in every language (neutral) is written once.
+ */
+static void each_lang(struct render *r, struct membuf *b, render_fn fn, const void *what, bool neutral)
+{
+    const struct ast_quiz *q = r->quiz;
+    if (r->lang || neutral || !q || q->langs.n < 2) {
+        fn(r, b, what, render_lang(r));
+        return;
+    }
+    for (size_t i = 0; i < q->langs.n; i++) {
+        put(b, "<span lang=\"");
+        render_escaped(r, b, q->langs.items[i].tag);
+        put(b, "\" class=\"multilang\">");
+        fn(r, b, what, q->langs.items[i].tag);
+        put(b, "</span>");
+    }
+}
+
+static void text_in(struct render *r, struct membuf *b, const void *what, const char *lang)
+{
+    const struct ast_tr *tr = ast_text_get(what, lang);
+    if (tr)
+        render_md(r, b, &tr->doc);
+}
+
+void render_text(struct render *r, struct membuf *b, const struct ast_text *t)
+{
+    if (t)
+        each_lang(r, b, text_in, t, t->neutral);
+}
+
+bool render_has_feedback(const struct ast_question *q)
+{
+    return q->explain || q->labs.n || q->snippets.n;
+}
+
+/* As a block: a one-paragraph text rendered inline gets its <p> back. */
+static void block_in(struct render *r, struct membuf *b, const struct ast_text *t, const char *lang)
+{
+    const struct ast_tr *tr = ast_text_get(t, lang);
+    if (!tr)
+        return;
+    bool inline_one = tr->doc.blocks.n == 1 && tr->doc.blocks.items[0].kind == MD_PARAGRAPH;
+    if (inline_one)
+        put(b, "<p>");
+    render_md(r, b, &tr->doc);
+    if (inline_one)
+        put(b, "</p>");
+}
+
+static void para(struct render *r, struct membuf *b, const char *s)
+{
+    put(b, "<p>");
+    render_escaped(r, b, s);
+    put(b, "</p>");
+}
+
+/* The lab box in one language: the same pieces, in the same order, as the player's. */
+static void feedback_in(struct render *r, struct membuf *b, const void *what, const char *lang)
+{
+    const struct ast_question *q = what;
+    block_in(r, b, q->explain, lang);
+    if (!q->labs.n && !q->snippets.n)
+        return;
+    put(b, "<p><strong>");
+    render_escaped(r, b, labtext_word(LABTEXT_TRY, lang));
+    put(b, "</strong></p>");
+    for (size_t i = 0; i < q->labs.n; i++) {
+        const struct ast_labref *ref = &q->labs.items[i];
+        if (ref->def && ref->def->title)
+            block_in(r, b, ref->def->title, lang);
+        para(r, b, labtext_word(LABTEXT_RUN, lang));
+        char *cmd = qz_lab_command(ref);
+        render_code(r, b, cmd, NULL);
+        free(cmd);
+        if (ref->expects.n) {
+            para(r, b, labtext_word(LABTEXT_EXPECT, lang));
+            put(b, "<ul>");
+            for (size_t k = 0; k < ref->expects.n; k++) {
+                char *claim = labtext_claim(ref, &ref->expects.items[k], lang);
+                put(b, "<li>");
+                render_escaped(r, b, claim);
+                put(b, "</li>");
+                free(claim);
+            }
+            put(b, "</ul>");
+        }
+        /* Recorded runs of this lab (what a GPU machine measured) belong here, after its claims. */
+    }
+    for (size_t i = 0; i < q->snippets.n; i++) {
+        const struct ast_snippet *s = &q->snippets.items[i];
+        char *cap = xasprintf("%s: labs/%s/%s (%s)", labtext_word(LABTEXT_SNIPPET, lang), s->lab,
+                              s->file ? s->file : "", s->region);
+        para(r, b, cap);
+        free(cap);
+        render_code(r, b, s->code ? s->code : "", NULL);
+    }
+}
+
+/* Whether the feedback reads the same in every language: neither words of ours nor translations. */
+static bool feedback_neutral(const struct ast_question *q)
+{
+    return !q->labs.n && !q->snippets.n && (!q->explain || q->explain->neutral);
+}
+
+void render_feedback(struct render *r, struct membuf *b, const struct ast_question *q)
+{
+    if (render_has_feedback(q))
+        each_lang(r, b, feedback_in, q, feedback_neutral(q));
+}
+
+char *render_plain(const struct render *r, const struct ast_text *t)
+{
+    return scorm_plain_text(t, render_lang(r));
+}
+
+const char *render_number(char buf[RENDER_NUM_MAX], double x)
+{
+    int prec = 1;
+    for (; prec < 17; prec++) {
+        snprintf(buf, RENDER_NUM_MAX, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    if (!strchr(buf, 'e'))
+        return buf;
+    /* prec significant digits, written out: as many decimals as reach the last of them. */
+    int exp10 = x == 0 ? 0 : (int)floor(log10(fabs(x)));
+    int decimals = prec - 1 - exp10;
+    snprintf(buf, RENDER_NUM_MAX, "%.*f", decimals > 0 ? decimals : 0, x);
+    return buf;
+}
+
+double render_round(double x)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", x);
+    return strtod(buf, NULL);
+}
+
+static void unit_in(struct render *r, struct membuf *b, const void *what, const char *lang)
+{
+    const struct ast_question *q = what;
+    put(b, "<p>");
+    render_escaped(r, b, labtext_word(LABTEXT_UNIT, lang));
+    put(b, ": ");
+    const struct ast_tr *tr = ast_text_get(q->unit, lang);
+    if (tr)
+        render_md(r, b, &tr->doc);
+    put(b, "</p>");
+}
+
+void render_unit(struct render *r, struct membuf *b, const struct ast_question *q)
+{
+    if (q->kind == Q_NUMERIC && q->unit)
+        each_lang(r, b, unit_in, q, false);
+}

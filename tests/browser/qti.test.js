@@ -1,0 +1,120 @@
+// qti.test.js — QTI 2.1 packages quizc writes, in a real QTI player: each item
+// is upgraded to QTI 3 by @citolab/qti-convert (as an LMS importing QTI 2.1
+// would) and rendered in headless chromium by @citolab/qti-components, then
+// answered right and wrong; the player's own response processing gives SCORE.
+//
+//   QUIZC_QTI   folder of unpacked QTI packages: kinds (every question kind),
+//               seed (the seed quiz, in English)
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const puppeteer = require('puppeteer-core');
+const { serve } = require('./qti-page');
+
+const PKGS = process.env.QUIZC_QTI;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+let browser, srv, page, convert;
+
+before(async () => {
+  assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_QTI names the built packages (run tests/browser/qti.sh)');
+  ({ convertQti2toQti3: convert } = await import('@citolab/qti-convert/qti-convert-node'));
+  srv = await serve();
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  page = await browser.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(`${srv.base}/`);
+  await page.waitForFunction('window.qtiReady === true');
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) srv.server.close();
+});
+
+async function show(pkg, id) {
+  const xml = await convert(fs.readFileSync(path.join(PKGS, pkg, 'items', `${id}.xml`), 'utf8'));
+  assert.equal(await page.evaluate((x) => window.showItem(x), xml), id);
+  await page.waitForSelector('qti-assessment-item');
+}
+
+/* Answer: choice identifiers to click, or { type: 'text' } to type; then score. */
+async function answer(pkg, id, response) {
+  await show(pkg, id);
+  if (typeof response === 'string') {
+    await page.click('qti-text-entry-interaction');
+    await page.keyboard.type(response);
+    // The field records its value when it loses focus.
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  } else {
+    for (const c of response) await page.click(`qti-simple-choice[identifier="${c}"]`);
+  }
+  return page.evaluate(() => {
+    const item = document.querySelector('qti-assessment-item');
+    item.processResponse();
+    const v = (name) => { const o = item.getOutcome(name); return o ? o.value : undefined; };
+    return { score: Number(v('SCORE')), max: Number(v('MAXSCORE')), feedback: v('FEEDBACK'), general: v('GENERAL') };
+  });
+}
+
+const cases = [
+  // kind, item, right answer, its score, a wrong answer
+  ['single (2 points)', 'pick', ['b'], 2, ['a']],
+  ['multiple', 'several', ['a', 'c'], 1, ['a', 'b']],
+  ['truefalse', 'yes', ['false'], 1, ['true']],
+  ['numeric within a tolerance', 'share', '0.435', 1, '0.45'],
+  ['numeric as a range', 'range', '0.28', 1, '0.3'],
+  ['numeric exact', 'exact', '70000000000', 1, '7'],
+  ['text, in another case', 'link', 'NVLINK 4', 1, 'PCIe'],
+];
+
+for (const [kind, id, right, points, wrong] of cases) {
+  test(`${kind}: the right answer scores ${points}, a wrong one 0`, async () => {
+    const r = await answer('kinds', id, right);
+    assert.equal(r.score, points, `${id} right: ${JSON.stringify(r)}`);
+    assert.equal(r.max, points);
+    const w = await answer('kinds', id, wrong);
+    assert.equal(w.score, 0, `${id} wrong: ${JSON.stringify(w)}`);
+  });
+}
+
+test('a multiple with every choice picked scores 0, not the right ones\' share', async () => {
+  assert.equal((await answer('kinds', 'several', ['a', 'b', 'c'])).score, 0);
+});
+
+test('per-choice feedback and the general feedback are shown by outcome', async () => {
+  const r = await answer('kinds', 'pick', ['a']);
+  assert.equal(r.feedback, 'a', 'FEEDBACK names the chosen choice, whose because is its modal feedback');
+  assert.equal(r.general, 'shown');
+  const text = await page.evaluate(() => document.querySelector('qti-modal-feedback[identifier="a"]').textContent);
+  assert.equal(text.trim(), 'Not this.');
+});
+
+test('the lab box is in the numeric question\'s modal feedback: command, claims, snippet', async () => {
+  await show('kinds', 'share');
+  const text = await page.evaluate(() => document.querySelector('qti-modal-feedback[identifier="shown"]').textContent);
+  assert.match(text, /labrun labs\/pipe --stages 4 --microbatches 4 --schedule gpipe/);
+  assert.match(text, /bubble_fraction \(share of stage time spent idle\): within 0\.03 of this question's answer/);
+  assert.match(text, /static int next_stage/);
+});
+
+test('every item of the seed quiz renders and scores 0 unanswered', async () => {
+  const items = fs.readdirSync(path.join(PKGS, 'seed', 'items'));
+  assert.ok(items.length >= 8);
+  for (const f of items) {
+    await show('seed', f.replace(/\.xml$/, ''));
+    const s = await page.evaluate(() => {
+      const item = document.querySelector('qti-assessment-item');
+      item.processResponse();
+      return Number(item.getOutcome('SCORE').value);
+    });
+    assert.equal(s, 0, f);
+  }
+  assert.deepEqual(page.errors, []);
+});
