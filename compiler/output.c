@@ -41,13 +41,6 @@ static char *temp_template(const char *path, const char *tag)
     return t;
 }
 
-static mode_t default_mode(mode_t bits)
-{
-    mode_t um = umask(0);
-    umask(um);
-    return bits & ~um;
-}
-
 static int write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
@@ -103,8 +96,7 @@ int output_begin(struct diag *d, const char *path, struct output_tmp *t)
         return -1;
     }
     /* mkstemp makes the file private; give it the mode an ordinary new file (or the old one) has. */
-    mode_t mode = exists ? (st.st_mode & 07777) : default_mode(0666);
-    if (fchmod(fd, mode) != 0) {
+    if (fchmod(fd, (mode_t)new_file_mode(path, 0666)) != 0) {
         int err = errno;
         diag_error(d, NULL, "cannot write '%s': cannot set its mode: %s", path, strerror(err));
         close(fd);
@@ -331,7 +323,7 @@ static int write_dir(struct diag *d, const char *path, const struct emit_files *
     }
     const char *step = NULL;
     const char *entry = NULL;
-    if (chmod(tmp, exists ? (st.st_mode & 07777) : default_mode(0777)) != 0)
+    if (chmod(tmp, (mode_t)new_file_mode(path, 0777)) != 0)
         step = "cannot set its mode";
     for (size_t i = 0; !step && i < fs->files.n; i++)
         if (write_entry(tmp, &fs->files.items[i], &step) != 0)

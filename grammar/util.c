@@ -144,6 +144,16 @@ size_t utf8_check(const char *s, size_t n)
     return n;
 }
 
+unsigned new_file_mode(const char *path, unsigned bits)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    mode_t um = umask(0);
+    umask(um);
+    return bits & ~um;
+}
+
 char *path_join(const char *dir, const char *name)
 {
     size_t n = strlen(dir);

@@ -32,6 +32,13 @@ int utf8_width(const char *s, size_t n);
  */
 size_t utf8_check(const char *s, size_t n);
 
+/*
+ * The mode for a temporary that will replace path (mkstemp and mkdtemp make
+ * theirs private): the mode of what is at path now, or what an ordinary new
+ * one gets, bits (0666 for a file, 0777 for a folder) less the umask.
+ */
+unsigned new_file_mode(const char *path, unsigned bits);
+
 /* dir/name (no doubled '/'); a new string. */
 char *path_join(const char *dir, const char *name);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fault.h"
@@ -404,7 +405,8 @@ int report_write_file(const char *path, const char *data, size_t len)
         free(tmp);
         return -1;
     }
-    FILE *f = fdopen(fd, "w");
+    /* mkstemp makes the file private; give it the mode quizc's outputs get (0666 less the umask). */
+    FILE *f = fchmod(fd, (mode_t)new_file_mode(path, 0666)) == 0 ? fdopen(fd, "w") : NULL;
     bool ok = f && fwrite(data, 1, len, f) == len;
     if (f)
         ok = fclose(f) == 0 && ok;

@@ -49,5 +49,14 @@ fi
 expect "an unwritable output is an error" 1 'cannot write' -- bubble "${small[@]}" -q --json "$tmp/no/such/dir.json"
 if [ -z "$(ls "$tmp/no" 2>/dev/null)" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: partial output left"; fi
 
+# Report files get the mode of an ordinary new file, as quizc's outputs do: 0666 less the umask.
+modes=$( (umask 027; "$labrun" bubble "${small[@]}" -q --json "$tmp/m.json" --trace "$tmp/m.trace" \
+          --svg "$tmp/m.svg" >/dev/null 2>&1) && stat -c %a "$tmp/m.json" "$tmp/m.trace" "$tmp/m.svg" | tr '\n' ' ')
+if [ "$modes" = "640 640 640 " ]; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL: under umask 027 the report files are '$modes', not 640"
+fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
