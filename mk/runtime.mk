@@ -11,7 +11,7 @@ RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_
                      runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
                      runtime/nsim.c runtime/comm_nsim.c
 # The runtime: everything a lab runs on, without the command line.
-RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/params.c runtime/report.c runtime/report_json.c \
+RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c
 RUNTIME_CORE_OBJS := $(call obj,$(RUNTIME_CORE_SRCS))
 RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
@@ -31,7 +31,7 @@ ifeq ($(LIBQZ_READY)$(wildcard runtime/main.c),yesruntime/main.c)
 all: $(LABRUN)
 endif
 
-# The link rule is in mk/labs.mk, after the lab objects are known.
+# The link rule is in mk/labs.mk, with the lab objects.
 
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))

@@ -113,4 +113,32 @@ void lab_progress(struct lab_ctx *c, double done, const char *what);
 /* Microseconds of wall time since the run started (for lab_event.ts_us). */
 double lab_now_us(const struct lab_ctx *c);
 
+/* ---- Helpers every lab needs (lab_helpers.c) --------------------------- */
+
+/*
+ * The tag of lab_gather's messages; a lab's own tags stay below it (and all
+ * under 32767, the least MPI_TAG_UB MPI allows).
+ */
+#define LAB_TAG_GATHER 32000
+
+/*
+ * Every rank's record of `bytes` bytes (host memory) into rank 0's all, rank r's
+ * at all + r * bytes; all is only used on rank 0 (other ranks may pass NULL).
+ * Every rank must call it.  0, or -1 after the communicator said why.
+ */
+int lab_gather(struct lab_ctx *c, const void *mine, size_t bytes, void *all);
+/* The same with records of different lengths: rank r's bytes[r], one after another. */
+int lab_gatherv(struct lab_ctx *c, const void *mine, void *all, const size_t *bytes);
+
+/*
+ * Deterministic test data: a value in [-1, 1) from three coordinates (a
+ * tensor's id, a row, a column), the same on every rank, every backend and
+ * in a reference, so each rank generates only its own part of a tensor.
+ */
+double lab_value_at(unsigned a, unsigned b, unsigned c);
+
+/* The median and the q-quantile (0..1, interpolating between neighbours) of v[0..n); both sort v; 0 when n is 0. */
+double lab_median(double *v, size_t n);
+double lab_quantile(double *v, size_t n, double q);
+
 #endif

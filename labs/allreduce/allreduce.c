@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allreduce_params.h"
 #include "ar_model.h"
-#include "lab.h"
 
 #define MAX_SIZES 64
 
@@ -19,10 +19,9 @@
 enum { RES_TIME, RES_WRONG, RES_ERR, RES_N };
 
 /* The sweep: minbytes, then times stepfactor while <= maxbytes (0 steps to one element). */
-static size_t sweep_sizes(const struct lab_params *p, size_t elt, size_t *sizes)
+static size_t sweep_sizes(const struct allreduce_params *p, size_t elt, size_t *sizes)
 {
-    size_t lo = (size_t)lab_param_int(p, "minbytes"), hi = (size_t)lab_param_int(p, "maxbytes");
-    size_t f = (size_t)lab_param_int(p, "stepfactor"), n = 0;
+    size_t lo = (size_t)p->minbytes, hi = (size_t)p->maxbytes, f = (size_t)p->stepfactor, n = 0;
     for (size_t s = lo; s <= hi && n < MAX_SIZES; s = s ? s * f : elt)
         sizes[n++] = s / elt * elt;
     return n;
@@ -83,30 +82,21 @@ static int time_size(struct lab_ctx *c, enum dtype t, void *buf, size_t count, l
 }
 // end snippet
 
-/* All-gather n doubles per rank through device buffers. */
-static int gather_doubles(struct lab_ctx *c, const double *mine, double *all, size_t n)
-{
-    size_t bytes = n * sizeof(double);
-    void *s = dev_alloc(c->dev, bytes ? bytes : 1, "report");
-    void *r = dev_alloc(c->dev, (bytes ? bytes : 1) * (size_t)c->nranks, "report");
-    int rc = -1;
-    if (s && r && dev_copy(c->dev, s, mine, bytes, DEV_H2D) == 0 &&
-        comm_allgather(c->comm, s, r, n, DTYPE_F64) == 0 &&
-        dev_copy(c->dev, all, r, bytes * (size_t)c->nranks, DEV_D2H) == 0 && dev_sync(c->dev) == 0)
-        rc = 0;
-    dev_free(c->dev, s);
-    dev_free(c->dev, r);
-    return rc;
-}
+/* Each link preset's two metrics of the modelled layer. */
+static const struct {
+    const char *link;               /* ar_link.name */
+    enum allreduce_metric comm_us, ratio;
+} tp_metrics[] = {
+    { "nvlink", ALLREDUCE_M_TP_COMM_US_NVLINK, ALLREDUCE_M_TP_COMM_RATIO_NVLINK },
+    { "pcie",   ALLREDUCE_M_TP_COMM_US_PCIE,   ALLREDUCE_M_TP_COMM_RATIO_PCIE },
+    { "ib",     ALLREDUCE_M_TP_COMM_US_IB,     ALLREDUCE_M_TP_COMM_RATIO_IB },
+};
 
-static void tp_view(struct lab_ctx *c)
+static void tp_view(struct lab_ctx *c, const struct allreduce_params *P)
 {
     struct ar_tp_layer L = {
-        .hidden = lab_param_int(c->params, "tp-hidden"),
-        .seq = lab_param_int(c->params, "tp-seq"),
-        .batch = lab_param_int(c->params, "tp-batch"),
-        .tp = (int)lab_param_int(c->params, "tp"),
-        .tflops = lab_param_real(c->params, "gpu-tflops"),
+        .hidden = P->tp_hidden, .seq = P->tp_seq, .batch = P->tp_batch, .tp = (int)P->tp,
+        .tflops = (double)P->gpu_tflops,
     };
     double bytes = ar_tp_allreduce_bytes(&L), gemm = ar_tp_gemm_time(&L);
     struct lab_table *t = lab_table_new(c,
@@ -119,31 +109,32 @@ static void tp_view(struct lab_ctx *c)
         lab_table_row(t, "%s|%.0f|%.0f|%.1f|%.0f|%.0f|%.2f", links[i].label, links[i].beta_Bps / 1e9,
                       links[i].alpha_s * 1e6, bytes / (1024.0 * 1024.0), comm * 1e6, gemm * 1e6,
                       comm / gemm);
-        char name[64];
-        snprintf(name, sizeof name, "tp_comm_us_%s", links[i].name);
-        lab_metric(c, name, comm * 1e6, LAB_MODELLED);
-        snprintf(name, sizeof name, "tp_comm_ratio_%s", links[i].name);
-        lab_metric(c, name, comm / gemm, LAB_MODELLED);
+        for (size_t k = 0; k < sizeof tp_metrics / sizeof tp_metrics[0]; k++)
+            if (strcmp(tp_metrics[k].link, links[i].name) == 0) {
+                allreduce_metric(c, tp_metrics[k].comm_us, comm * 1e6, LAB_MODELLED);
+                allreduce_metric(c, tp_metrics[k].ratio, comm / gemm, LAB_MODELLED);
+            }
     }
-    lab_metric(c, "tp_allreduce_mib", bytes / (1024.0 * 1024.0), LAB_EXACT);
-    lab_metric(c, "tp_gemm_us", gemm * 1e6, LAB_MODELLED);
+    allreduce_metric(c, ALLREDUCE_M_TP_ALLREDUCE_MIB, bytes / (1024.0 * 1024.0), LAB_EXACT);
+    allreduce_metric(c, ALLREDUCE_M_TP_GEMM_US, gemm * 1e6, LAB_MODELLED);
     lab_note(c, "Layer: hidden %ld, sequence %ld, micro-batch %ld, bf16, tp = %d, %.0f TFLOP/s per GPU: "
              "%.3g GFLOP per rank, then two all-reduces of s x b x h (after attention, after the MLP) "
              "that no rank can skip or overlap with the next layer's GEMMs.",
              L.hidden, L.seq, L.batch, L.tp, L.tflops, ar_tp_flops(&L) / 1e9);
 }
 
-static int allreduce_ranks(const struct lab_params *p) { return (int)lab_param_int(p, "ranks"); }
+static int allreduce_ranks(const struct lab_params *p) { return (int)allreduce_params_read(p).ranks; }
 
 static int allreduce_run(struct lab_ctx *c)
 {
+    struct allreduce_params P = allreduce_params_read(c->params);
     enum dtype t = DTYPE_F32;
-    if (dtype_parse(lab_param_str(c->params, "dtype"), &t) != 0)
+    if (dtype_parse(P.dtype, &t) != 0)
         t = DTYPE_F32;
     size_t e = dtype_size(t);
     size_t sizes[MAX_SIZES];
-    size_t ns = sweep_sizes(c->params, e, sizes);
-    long iters = lab_param_int(c->params, "iters"), warmup = lab_param_int(c->params, "warmup-iters");
+    size_t ns = sweep_sizes(&P, e, sizes);
+    long iters = P.iters, warmup = P.warmup_iters;
     size_t maxcount = 1;
     for (size_t i = 0; i < ns; i++)
         if (sizes[i] / e > maxcount)
@@ -166,14 +157,14 @@ static int allreduce_run(struct lab_ctx *c)
     dev_free(c->dev, buf);
     free(host);
     if (rc == 0)
-        rc = gather_doubles(c, mine, all, ns * RES_N + 1);
+        rc = lab_gather(c, mine, (ns * RES_N + 1) * sizeof *mine, all);
     if (rc != 0 || c->rank != 0) {
         free(mine);
         free(all);
         return rc;
     }
 
-    const struct ar_link *link = ar_link_find(lab_param_str(c->params, "link"));
+    const struct ar_link *link = ar_link_find(P.link);
     if (!link)
         link = ar_links(&(size_t){ 0 });
     int n = c->nranks;
@@ -207,22 +198,22 @@ static int allreduce_run(struct lab_ctx *c)
         mbus = vbus;
     }
 
-    lab_metric(c, "sizes", (double)ns, LAB_EXACT);
-    lab_metric(c, "time_us", last_t * 1e6, LAB_MEASURED);
-    lab_metric(c, "algbw_gbs", last_alg, LAB_MEASURED);
-    lab_metric(c, "busbw_gbs", last_bus, LAB_MEASURED);
-    lab_metric(c, "peak_busbw_gbs", peak, LAB_MEASURED);
-    lab_metric(c, "wrong", wrong, LAB_MEASURED);
-    lab_metric(c, "max_abs_error", err, LAB_MEASURED);
-    lab_metric(c, "link_time_us", mt * 1e6, LAB_MODELLED);
-    lab_metric(c, "link_busbw_gbs", mbus, LAB_MODELLED);
+    allreduce_metric(c, ALLREDUCE_M_SIZES, (double)ns, LAB_EXACT);
+    allreduce_metric(c, ALLREDUCE_M_TIME_US, last_t * 1e6, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_ALGBW_GBS, last_alg, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_BUSBW_GBS, last_bus, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_PEAK_BUSBW_GBS, peak, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_WRONG, wrong, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_MAX_ABS_ERROR, err, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_LINK_TIME_US, mt * 1e6, LAB_MODELLED);
+    allreduce_metric(c, ALLREDUCE_M_LINK_BUSBW_GBS, mbus, LAB_MODELLED);
 
     /* The virtual-time replay against the closed form on a size where the latter is exact. */
     size_t probe = (size_t)n * 4096;
     double sim = ar_ring_time(n, probe, e, 0, link), form = ar_ring_time_formula(n, probe, e, 0, link);
     double merr = form > 0 ? fabs(sim - form) / form : fabs(sim);
-    lab_metric(c, "model_error", merr, LAB_MODELLED);
-    tp_view(c);
+    allreduce_metric(c, ALLREDUCE_M_MODEL_ERROR, merr, LAB_MODELLED);
+    tp_view(c, &P);
 
     lab_check(c, "every element equals the exact sum", wrong == 0,
               "%.0f wrong elements over %zu sizes, max |result - exact| = %g", wrong, ns, err);
