@@ -62,3 +62,9 @@ $(foreach d,$(LAB_DIRS),$(eval $(call lab_rules,$(d))))
 $(LABRUN): $(call obj,$(LABRUN_SRCS)) $(LAB_OBJS) $(LAB_TABLE_OBJ) $(LIBQZ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(filter-out $(LIBQZ),$^) $(LIBQZ) -o $@ $(RUNTIME_LIBS) $(LDLIBS)
+
+# labgen's output and its compile-time checks (a step of `make check`).
+TEST_BINS += $(BUILD)/tests/labs/labgen
+$(BUILD)/tests/labs/labgen: tests/labs/labgen.sh $(LABGEN)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/labs/labgen.sh %s %s\n' '$(LABGEN)' '$(CC)' > $@ && chmod +x $@

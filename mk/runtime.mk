@@ -40,14 +40,14 @@ $(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIM
 $(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 
 # quizc's install rule (mk/compiler.mk) installs INSTALL_BINS and INSTALL_MANS;
-# the labs' folders go to PREFIX/share/labrun/labs, where labrun looks last.
+# the labs' folders (but their tests) go to PREFIX/share/labrun/labs, where labrun looks last.
 INSTALL_BINS += $(LABRUN)
 INSTALL_MANS += runtime/labrun.1
 install: install-labs
 .PHONY: install-labs
 install-labs:
 	for d in labs/*/; do install -d $(DESTDIR)$(PREFIX)/share/labrun/$$d && \
-	    install -m 644 $$d* $(DESTDIR)$(PREFIX)/share/labrun/$$d; done
+	    install -m 644 $$(ls -d $$d* | grep -v '/test_') $(DESTDIR)$(PREFIX)/share/labrun/$$d; done
 
 # The command line, end to end (a step of `make check`).
 TEST_BINS += $(BUILD)/tests/runtime/cli

@@ -1,16 +1,19 @@
 /*
  * lab.h — how a lab plugs into labrun, and what it may call while it runs.
  *
- * A lab is a folder labs/NAME/ with its manifest lab.qz and its C code.  The
- * code defines one `const struct lab_impl lab_NAME` ('-' in the folder name
- * becomes '_'); the build finds it by the folder name (mk/labs.mk generates
- * the table), so adding a lab edits no shared file.
+ * A lab is a folder labs/NAME/ with its manifest lab.qz, its C code and its
+ * test.  The code defines one `const struct lab_impl lab_NAME` ('-' in the
+ * folder name becomes '_'); the build finds it by the folder name
+ * (mk/labs.mk generates the table), so adding a lab edits no shared file.
+ * From the manifest the build also generates NAME_params.h (labgen.c): a
+ * struct of the parameters, typed, and an enum of the metrics with a
+ * NAME_metric() wrapper over lab_metric, so a lab names neither by string.
  *
  * A lab's run() is called once on every rank (SPMD, like an MPI program),
  * each with its own struct lab_ctx: its rank, its communicator and its
  * device.  Ranks share nothing but the communicator and the report; figures
- * a lab wants in one place travel through the communicator (usually an
- * all-gather to rank 0, which then reports them).
+ * a lab wants in one place travel through the communicator (lab_gather to
+ * rank 0, which then reports them).
  */
 #ifndef RT_LAB_H
 #define RT_LAB_H
@@ -55,7 +58,10 @@ const struct lab_impl *lab_find(const char *name);
 
 /* ---- Parameters (the manifest's `param` lines) ---------------------------- */
 
-/* Value of a declared parameter; asking for an undeclared one aborts (a lab bug). */
+/*
+ * Value of a declared parameter; asking for an undeclared one aborts (a lab
+ * bug).  Labs read them through their generated NAME_params_read().
+ */
 long lab_param_int(const struct lab_params *p, const char *name);
 double lab_param_real(const struct lab_params *p, const char *name);    /* int or real */
 const char *lab_param_str(const struct lab_params *p, const char *name);/* enum or string */
@@ -72,7 +78,10 @@ enum lab_basis {
 };
 const char *lab_basis_name(enum lab_basis b);
 
-/* Set metric name (it should be one the manifest declares) to v. */
+/*
+ * Set metric name (one the manifest declares) to v.  Labs call their
+ * generated NAME_metric(c, NAME_M_..., v, b), which names it from the enum.
+ */
 void lab_metric(struct lab_ctx *c, const char *name, double v, enum lab_basis b);
 
 /* Record a check: its name, whether it passed, and a line saying what was compared. */
