@@ -56,7 +56,7 @@ $$(BUILD)/tests/$(1): $$(call obj,$(2)) $(3)
 endef
 
 include mk/grammar.mk
-include $(wildcard mk/compiler.mk mk/scorm.mk mk/formats.mk mk/runtime.mk mk/verify.mk mk/labs.mk mk/gpu.mk mk/gpubundle.mk mk/mpi.mk mk/fuzz.mk mk/bench.mk)
+include $(wildcard mk/compiler.mk mk/scorm.mk mk/formats.mk mk/runtime.mk mk/labs.mk mk/verify.mk mk/gpu.mk mk/gpubundle.mk mk/mpi.mk mk/fuzz.mk mk/bench.mk)
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)

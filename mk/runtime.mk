@@ -14,7 +14,7 @@ RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_
                      runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
                      runtime/nsim.c runtime/comm_nsim.c runtime/place.c
 # The runtime: everything a lab runs on, without the command line.
-RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/params.c runtime/report.c runtime/report_json.c \
+RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c
 RUNTIME_CORE_OBJS := $(call obj,$(RUNTIME_CORE_SRCS))
 RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
@@ -32,7 +32,7 @@ ifeq ($(LIBQZ_READY)$(wildcard runtime/main.c),yesruntime/main.c)
 all: $(LABRUN)
 endif
 
-# The link rule is in mk/labs.mk, after the lab objects are known.
+# The link rule is in mk/labs.mk, with the lab objects.
 
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
@@ -46,14 +46,14 @@ $(eval $(call criterion_test,runtime/params,tests/runtime/test_params.c,$(RUNTIM
 $(eval $(call criterion_test,runtime/report,tests/runtime/test_report.c,$(RUNTIME_OBJS) $(LIBQZ),$(RUNTIME_LIBS)))
 
 # quizc's install rule (mk/compiler.mk) installs INSTALL_BINS and INSTALL_MANS;
-# the labs' folders go to PREFIX/share/labrun/labs, where labrun looks last.
+# the labs' folders (but their tests) go to PREFIX/share/labrun/labs, where labrun looks last.
 INSTALL_BINS += $(LABRUN)
 INSTALL_MANS += runtime/labrun.1
 install: install-labs
 .PHONY: install-labs
 install-labs:
 	for d in labs/*/; do install -d $(DESTDIR)$(PREFIX)/share/labrun/$$d && \
-	    install -m 644 $$d* $(DESTDIR)$(PREFIX)/share/labrun/$$d; done
+	    install -m 644 $$(ls -d $$d* | grep -v '/test_') $(DESTDIR)$(PREFIX)/share/labrun/$$d; done
 
 # The command line, end to end (a step of `make check`).
 TEST_BINS += $(BUILD)/tests/runtime/cli

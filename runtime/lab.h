@@ -1,16 +1,19 @@
 /*
  * lab.h — how a lab plugs into labrun, and what it may call while it runs.
  *
- * A lab is a folder labs/NAME/ with its manifest lab.qz and its C code.  The
- * code defines one `const struct lab_impl lab_NAME` ('-' in the folder name
- * becomes '_'); the build finds it by the folder name (mk/labs.mk generates
- * the table), so adding a lab edits no shared file.
+ * A lab is a folder labs/NAME/ with its manifest lab.qz, its C code and its
+ * test.  The code defines one `const struct lab_impl lab_NAME` ('-' in the
+ * folder name becomes '_'); the build finds it by the folder name
+ * (mk/labs.mk generates the table), so adding a lab edits no shared file.
+ * From the manifest the build also generates NAME_params.h (labgen.c): a
+ * struct of the parameters, typed, and an enum of the metrics with a
+ * NAME_metric() wrapper over lab_metric, so a lab names neither by string.
  *
  * A lab's run() is called once on every rank (SPMD, like an MPI program),
  * each with its own struct lab_ctx: its rank, its communicator and its
  * device.  Ranks share nothing but the communicator and the report; figures
- * a lab wants in one place travel through the communicator (usually an
- * all-gather to rank 0, which then reports them).
+ * a lab wants in one place travel through the communicator (lab_gather to
+ * rank 0, which then reports them).
  */
 #ifndef RT_LAB_H
 #define RT_LAB_H
@@ -55,7 +58,10 @@ const struct lab_impl *lab_find(const char *name);
 
 /* ---- Parameters (the manifest's `param` lines) ---------------------------- */
 
-/* Value of a declared parameter; asking for an undeclared one aborts (a lab bug). */
+/*
+ * Value of a declared parameter; asking for an undeclared one aborts (a lab
+ * bug).  Labs read them through their generated NAME_params_read().
+ */
 long lab_param_int(const struct lab_params *p, const char *name);
 double lab_param_real(const struct lab_params *p, const char *name);    /* int or real */
 const char *lab_param_str(const struct lab_params *p, const char *name);/* enum or string */
@@ -72,7 +78,10 @@ enum lab_basis {
 };
 const char *lab_basis_name(enum lab_basis b);
 
-/* Set metric name (it should be one the manifest declares) to v. */
+/*
+ * Set metric name (one the manifest declares) to v.  Labs call their
+ * generated NAME_metric(c, NAME_M_..., v, b), which names it from the enum.
+ */
 void lab_metric(struct lab_ctx *c, const char *name, double v, enum lab_basis b);
 
 /* Record a check: its name, whether it passed, and a line saying what was compared. */
@@ -112,5 +121,33 @@ void lab_progress(struct lab_ctx *c, double done, const char *what);
 
 /* Microseconds of wall time since the run started (for lab_event.ts_us). */
 double lab_now_us(const struct lab_ctx *c);
+
+/* ---- Helpers every lab needs (lab_helpers.c) --------------------------- */
+
+/*
+ * The tag of lab_gather's messages; a lab's own tags stay below it (and all
+ * under 32767, the least MPI_TAG_UB MPI allows).
+ */
+#define LAB_TAG_GATHER 32000
+
+/*
+ * Every rank's record of `bytes` bytes (host memory) into rank 0's all, rank r's
+ * at all + r * bytes; all is only used on rank 0 (other ranks may pass NULL).
+ * Every rank must call it.  0, or -1 after the communicator said why.
+ */
+int lab_gather(struct lab_ctx *c, const void *mine, size_t bytes, void *all);
+/* The same with records of different lengths: rank r's bytes[r], one after another. */
+int lab_gatherv(struct lab_ctx *c, const void *mine, void *all, const size_t *bytes);
+
+/*
+ * Deterministic test data: a value in [-1, 1) from three coordinates (a
+ * tensor's id, a row, a column), the same on every rank, every backend and
+ * in a reference, so each rank generates only its own part of a tensor.
+ */
+double lab_value_at(unsigned a, unsigned b, unsigned c);
+
+/* The median and the q-quantile (0..1, interpolating between neighbours) of v[0..n); both sort v; 0 when n is 0. */
+double lab_median(double *v, size_t n);
+double lab_quantile(double *v, size_t n, double q);
 
 #endif

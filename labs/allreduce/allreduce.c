@@ -10,19 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ar_model.h"
-#include "lab.h"
-
-#define MAX_SIZES 64
-
-/* Per size, what one rank measured. */
-enum { RES_TIME, RES_WRONG, RES_ERR, RES_N };
+#include "allreduce.h"
 
 /* The sweep: minbytes, then times stepfactor while <= maxbytes (0 steps to one element). */
-static size_t sweep_sizes(const struct lab_params *p, size_t elt, size_t *sizes)
+static size_t sweep_sizes(const struct allreduce_params *p, size_t elt, size_t *sizes)
 {
-    size_t lo = (size_t)lab_param_int(p, "minbytes"), hi = (size_t)lab_param_int(p, "maxbytes");
-    size_t f = (size_t)lab_param_int(p, "stepfactor"), n = 0;
+    size_t lo = (size_t)p->minbytes, hi = (size_t)p->maxbytes, f = (size_t)p->stepfactor, n = 0;
     for (size_t s = lo; s <= hi && n < MAX_SIZES; s = s ? s * f : elt)
         sizes[n++] = s / elt * elt;
     return n;
@@ -83,67 +76,18 @@ static int time_size(struct lab_ctx *c, enum dtype t, void *buf, size_t count, l
 }
 // end snippet
 
-/* All-gather n doubles per rank through device buffers. */
-static int gather_doubles(struct lab_ctx *c, const double *mine, double *all, size_t n)
-{
-    size_t bytes = n * sizeof(double);
-    void *s = dev_alloc(c->dev, bytes ? bytes : 1, "report");
-    void *r = dev_alloc(c->dev, (bytes ? bytes : 1) * (size_t)c->nranks, "report");
-    int rc = -1;
-    if (s && r && dev_copy(c->dev, s, mine, bytes, DEV_H2D) == 0 &&
-        comm_allgather(c->comm, s, r, n, DTYPE_F64) == 0 &&
-        dev_copy(c->dev, all, r, bytes * (size_t)c->nranks, DEV_D2H) == 0 && dev_sync(c->dev) == 0)
-        rc = 0;
-    dev_free(c->dev, s);
-    dev_free(c->dev, r);
-    return rc;
-}
-
-static void tp_view(struct lab_ctx *c)
-{
-    struct ar_tp_layer L = {
-        .hidden = lab_param_int(c->params, "tp-hidden"),
-        .seq = lab_param_int(c->params, "tp-seq"),
-        .batch = lab_param_int(c->params, "tp-batch"),
-        .tp = (int)lab_param_int(c->params, "tp"),
-        .tflops = lab_param_real(c->params, "gpu-tflops"),
-    };
-    double bytes = ar_tp_allreduce_bytes(&L), gemm = ar_tp_gemm_time(&L);
-    struct lab_table *t = lab_table_new(c,
-        "One tensor-parallel layer, forward (MODELLED: alpha-beta links, virtual time)",
-        "link|GB/s per direction|latency (us)|all-reduce MiB|2 all-reduces (us)|GEMM per rank (us)|all-reduce / GEMM");
-    size_t n;
-    const struct ar_link *links = ar_links(&n);
-    for (size_t i = 0; i < n; i++) {
-        double comm = ar_tp_comm_time(&L, &links[i]);
-        lab_table_row(t, "%s|%.0f|%.0f|%.1f|%.0f|%.0f|%.2f", links[i].label, links[i].beta_Bps / 1e9,
-                      links[i].alpha_s * 1e6, bytes / (1024.0 * 1024.0), comm * 1e6, gemm * 1e6,
-                      comm / gemm);
-        char name[64];
-        snprintf(name, sizeof name, "tp_comm_us_%s", links[i].name);
-        lab_metric(c, name, comm * 1e6, LAB_MODELLED);
-        snprintf(name, sizeof name, "tp_comm_ratio_%s", links[i].name);
-        lab_metric(c, name, comm / gemm, LAB_MODELLED);
-    }
-    lab_metric(c, "tp_allreduce_mib", bytes / (1024.0 * 1024.0), LAB_EXACT);
-    lab_metric(c, "tp_gemm_us", gemm * 1e6, LAB_MODELLED);
-    lab_note(c, "Layer: hidden %ld, sequence %ld, micro-batch %ld, bf16, tp = %d, %.0f TFLOP/s per GPU: "
-             "%.3g GFLOP per rank, then two all-reduces of s x b x h (after attention, after the MLP) "
-             "that no rank can skip or overlap with the next layer's GEMMs.",
-             L.hidden, L.seq, L.batch, L.tp, L.tflops, ar_tp_flops(&L) / 1e9);
-}
-
-static int allreduce_ranks(const struct lab_params *p) { return (int)lab_param_int(p, "ranks"); }
+static int allreduce_ranks(const struct lab_params *p) { return (int)allreduce_params_read(p).ranks; }
 
 static int allreduce_run(struct lab_ctx *c)
 {
+    struct allreduce_params P = allreduce_params_read(c->params);
     enum dtype t = DTYPE_F32;
-    if (dtype_parse(lab_param_str(c->params, "dtype"), &t) != 0)
+    if (dtype_parse(P.dtype, &t) != 0)
         t = DTYPE_F32;
     size_t e = dtype_size(t);
     size_t sizes[MAX_SIZES];
-    size_t ns = sweep_sizes(c->params, e, sizes);
-    long iters = lab_param_int(c->params, "iters"), warmup = lab_param_int(c->params, "warmup-iters");
+    size_t ns = sweep_sizes(&P, e, sizes);
+    long iters = P.iters, warmup = P.warmup_iters;
     size_t maxcount = 1;
     for (size_t i = 0; i < ns; i++)
         if (sizes[i] / e > maxcount)
@@ -166,76 +110,14 @@ static int allreduce_run(struct lab_ctx *c)
     dev_free(c->dev, buf);
     free(host);
     if (rc == 0)
-        rc = gather_doubles(c, mine, all, ns * RES_N + 1);
+        rc = lab_gather(c, mine, (ns * RES_N + 1) * sizeof *mine, all);
     if (rc != 0 || c->rank != 0) {
         free(mine);
         free(all);
         return rc;
     }
 
-    const struct ar_link *link = ar_link_find(lab_param_str(c->params, "link"));
-    if (!link)
-        link = ar_links(&(size_t){ 0 });
-    int n = c->nranks;
-    char title[160];
-    snprintf(title, sizeof title, "All-reduce (sum, in place) over %d ranks: measured on this machine "
-             "(backend %s, %d cores) | MODELLED on %s", n, c->backend, c->cores, link->label);
-    struct lab_table *tab = lab_table_new(c, title,
-        "size (B)|count|type|time (us)|algbw (GB/s)|busbw (GB/s)|#wrong|modelled time (us)|modelled busbw (GB/s)");
-    double wrong = 0, err = 0, peak = 0, last_t = 0, last_alg = 0, last_bus = 0, mt = 0, mbus = 0;
-    for (size_t i = 0; i < ns; i++) {
-        double tm = 0, w = 0;
-        for (int r = 0; r < n; r++) {
-            const double *x = all + (size_t)r * (ns * RES_N + 1) + i * RES_N;
-            tm = fmax(tm, x[RES_TIME]);     /* an all-reduce ends when its slowest rank does */
-            w += x[RES_WRONG];
-            err = fmax(err, x[RES_ERR]);
-        }
-        size_t count = sizes[i] / e;
-        double alg = ar_algbw((double)sizes[i], tm) / 1e9, bus = alg * ar_busbw_factor(n);
-        /* A collective library pipelines its chunks: the latency is paid once per step. */
-        double vt = ar_ring_time(n, count, e, 0, link);
-        double vbus = ar_algbw((double)sizes[i], vt) / 1e9 * ar_busbw_factor(n);
-        lab_table_row(tab, "%zu|%zu|%s|%.1f|%.3f|%.3f|%.0f|%.2f|%.2f", sizes[i], count, dtype_name(t),
-                      tm * 1e6, alg, bus, w, vt * 1e6, vbus);
-        wrong += w;
-        peak = fmax(peak, bus);
-        last_t = tm;
-        last_alg = alg;
-        last_bus = bus;
-        mt = vt;
-        mbus = vbus;
-    }
-
-    lab_metric(c, "sizes", (double)ns, LAB_EXACT);
-    lab_metric(c, "time_us", last_t * 1e6, LAB_MEASURED);
-    lab_metric(c, "algbw_gbs", last_alg, LAB_MEASURED);
-    lab_metric(c, "busbw_gbs", last_bus, LAB_MEASURED);
-    lab_metric(c, "peak_busbw_gbs", peak, LAB_MEASURED);
-    lab_metric(c, "wrong", wrong, LAB_MEASURED);
-    lab_metric(c, "max_abs_error", err, LAB_MEASURED);
-    lab_metric(c, "link_time_us", mt * 1e6, LAB_MODELLED);
-    lab_metric(c, "link_busbw_gbs", mbus, LAB_MODELLED);
-
-    /* The virtual-time replay against the closed form on a size where the latter is exact. */
-    size_t probe = (size_t)n * 4096;
-    double sim = ar_ring_time(n, probe, e, 0, link), form = ar_ring_time_formula(n, probe, e, 0, link);
-    double merr = form > 0 ? fabs(sim - form) / form : fabs(sim);
-    lab_metric(c, "model_error", merr, LAB_MODELLED);
-    tp_view(c);
-
-    lab_check(c, "every element equals the exact sum", wrong == 0,
-              "%.0f wrong elements over %zu sizes, max |result - exact| = %g", wrong, ns, err);
-    lab_check(c, "virtual-time ring matches the closed form", merr <= 1e-9,
-              "%d ranks, %zu elements on %s: replay %.4f us, 2(n-1)(alpha + S/(n beta)) = %.4f us, "
-              "relative difference %.2g", n, probe, link->label, sim * 1e6, form * 1e6, merr);
-    lab_note(c, "Measured columns are this machine's: %d ranks on the %s backend with %d cores%s; "
-             "time is the slowest rank's average over %ld iterations after %ld warm-up.",
-             n, c->backend, c->cores, n > c->cores ? " (ranks outnumber cores, so they also wait for a core)" : "",
-             iters, warmup);
-    lab_note(c, "algbw = S / t; busbw = algbw x 2(n-1)/n (nccl-tests); GB/s = 1e9 bytes per second.");
-    lab_note(c, "Modelled columns: every rank sends its block on its own directed link at alpha + bytes/beta "
-             "per ring step, replayed over the 2(n-1) steps in virtual time; nothing modelled is measured.");
+    allreduce_report(c, &P, t, sizes, ns, all);
     free(mine);
     free(all);
     return 0;

@@ -11,7 +11,7 @@
  * Timing is honest on a machine with fewer cores than stages: every
  * operation's cost is its thread CPU time (the GEMM runs on the rank's own
  * thread), and the schedule is replayed in virtual time with those costs
- * (replay.c's critical path).  The wall clock is reported beside it, labelled
+ * (schedule.c's replay: the critical path).  The wall clock is reported beside it, labelled
  * contended when the ranks outnumber the cores.
  */
 #include <math.h>
@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "bubble.h"
-#include "lab.h"
 #include "util.h"
 
 /* What one rank measured for one operation in one step. */
@@ -48,34 +47,7 @@ struct stage {
     int held, peak_held;
 };
 
-/* Deterministic values in [-1, 1) from a position (the same on every rank and in the reference). */
-static double value_at(unsigned a, unsigned b, unsigned c)
-{
-    unsigned x = a * 0x9E3779B1u ^ (b + 0x7F4A7C15u) * 0x85EBCA77u ^ (c + 1) * 0xC2B2AE3Du;
-    x ^= x >> 15;
-    x *= 0x2C1B3C6Du;
-    x ^= x >> 12;
-    x *= 0x297A2D39u;
-    x ^= x >> 15;
-    return (double)(x >> 8) / (double)(1u << 23) - 1.0;
-}
-
-void bubble_weight(int stage, int h, double *W)
-{
-    /* Variance 1/(3h) per entry keeps |X W| near |X| through many stages. */
-    double scale = 1.0 / sqrt((double)h);
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < h; j++)
-            W[(size_t)i * (size_t)h + (size_t)j] = scale * value_at(1000u + (unsigned)stage, (unsigned)i, (unsigned)j);
-}
-
-void bubble_input(int mb, int b, int h, double *X)
-{
-    for (int i = 0; i < b; i++)
-        for (int j = 0; j < h; j++)
-            X[(size_t)i * (size_t)h + (size_t)j] = value_at((unsigned)mb, (unsigned)i, (unsigned)j);
-}
-
+/* Message tags: 2 mb for a forward, 2 mb + 1 for a backward (at most 8191, as m <= 4096: under LAB_TAG_GATHER). */
 static int tag_of(char kind, int mb) { return 2 * mb + (kind == 'B'); }
 
 // snippet: stage-loop
@@ -143,27 +115,6 @@ static int run_op(struct stage *st, const struct sched_op *op, struct opm *m)
     return 0;
 }
 // end snippet
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* The q-quantile of v[0..n) (sorts v), interpolating between neighbours. */
-static double quantile(double *v, int n, double q)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    double at = q * (n - 1);
-    int lo = (int)at;
-    return lo + 1 < n ? v[lo] + (at - lo) * (v[lo + 1] - v[lo]) : v[lo];
-}
 
 static int stage_setup(struct stage *st)
 {
@@ -346,7 +297,7 @@ static int stage_run(struct stage *st, double *rec)
                 if ((sched_op(&st->sched, st->s, j)->kind == 'B') == kind)
                     v[n++] = o->cpu_comp;
             }
-        kind_cost[kind] = quantile(v, n, 0.25);
+        kind_cost[kind] = lab_quantile(v, (size_t)n, 0.25);
     }
     for (int j = 0; j < nops && rc == 0; j++) {
         const struct opm *last = &meas[(size_t)S * nops + j];
@@ -360,17 +311,17 @@ static int stage_run(struct stage *st, double *rec)
         /* The split into compute and copies, per operation: medians over the turn-taking steps. */
         for (int k = 0; k < S; k++)
             v[k] = meas[(size_t)(S + 1 + k) * nops + j].cpu_comp;
-        g[G_COMP] = median(v, S);
+        g[G_COMP] = lab_median(v, (size_t)S);
         for (int k = 0; k < S; k++)
             v[k] = meas[(size_t)(S + 1 + k) * nops + j].cpu_comm;
-        g[G_COMM] = median(v, S);
+        g[G_COMM] = lab_median(v, (size_t)S);
         /* Transfers on the wall clock, uncontended: when its turn comes, an operation's input is there. */
         for (int k = 0; k < S; k++)
             v[k] = meas[(size_t)(S + 1 + k) * nops + j].t_in - meas[(size_t)(S + 1 + k) * nops + j].t0;
-        g[G_RECVW] = median(v, S);
+        g[G_RECVW] = lab_median(v, (size_t)S);
         for (int k = 0; k < S; k++)
             v[k] = meas[(size_t)(S + 1 + k) * nops + j].t_end - meas[(size_t)(S + 1 + k) * nops + j].t_comp;
-        g[G_SENDW] = median(v, S);
+        g[G_SENDW] = lab_median(v, (size_t)S);
     }
     free(v);
     free(order);
@@ -380,13 +331,27 @@ static int stage_run(struct stage *st, double *rec)
 
 static int bubble_ranks(const struct lab_params *p)
 {
-    return (int)lab_param_int(p, "stages");
+    return (int)bubble_params_read(p).stages;
+}
+
+static int config(const struct bubble_params *P, struct bubble_cfg *cfg)
+{
+    *cfg = (struct bubble_cfg){ .p = (int)P->stages, .m = (int)P->microbatches, .h = (int)P->hidden,
+                                .b = (int)P->batch, .steps = (int)P->steps };
+    int k = sched_parse(P->schedule);
+    if (k < 0) {
+        fprintf(stderr, "labrun: error: bubble: unknown schedule '%s'\n", P->schedule);
+        return -1;
+    }
+    cfg->kind = (enum sched_kind)k;
+    return 0;
 }
 
 static int bubble_run(struct lab_ctx *c)
 {
     struct stage st = { .c = c, .s = c->rank };
-    if (bubble_config(c->params, &st.cfg) < 0)
+    struct bubble_params P = bubble_params_read(c->params);
+    if (config(&P, &st.cfg) < 0)
         return -1;
     int m = st.cfg.m, nops = 2 * m;
     size_t reclen = (size_t)nops * G_N + BUBBLE_REC_EXTRA;
@@ -395,33 +360,16 @@ static int bubble_run(struct lab_ctx *c)
     int rc = stage_setup(&st);
     if (rc == 0)
         rc = stage_run(&st, rec);
-    /* Every stage's figures to rank 0, which replays and reports. */
-    if (rc == 0) {
-        if (c->rank == 0) {
-            memcpy(all, rec, reclen * sizeof *rec);
-            for (int r = 1; r < c->nranks && rc == 0; r++)
-                rc = comm_recv(c->comm, all + reclen * (size_t)r, reclen * sizeof *rec, r, BUBBLE_TAG_GATHER);
-        } else {
-            rc = comm_send(c->comm, rec, reclen * sizeof *rec, 0, BUBBLE_TAG_GATHER);
-        }
-    }
-    /* The weight gradients to rank 0, which checks them against the unpipelined computation. */
+    /* Every stage's figures and weight gradients to rank 0, which replays, checks and reports. */
     size_t wbytes = (size_t)st.cfg.h * (size_t)st.cfg.h * sizeof(double);
-    double *grads = NULL;
-    if (rc == 0) {
-        if (c->rank == 0) {
-            grads = xmalloc(wbytes * (size_t)c->nranks);
-            rc = dev_copy(c->dev, grads, st.dW, wbytes, DEV_D2H);
-            for (int r = 1; r < c->nranks && rc == 0; r++)
-                rc = comm_recv(c->comm, grads + (wbytes / 8) * (size_t)r, wbytes, r, BUBBLE_TAG_GRADS);
-        } else {
-            double *mine = xmalloc(wbytes);
-            rc = dev_copy(c->dev, mine, st.dW, wbytes, DEV_D2H);
-            if (rc == 0)
-                rc = comm_send(c->comm, mine, wbytes, 0, BUBBLE_TAG_GRADS);
-            free(mine);
-        }
-    }
+    double *grads = c->rank == 0 ? xmalloc(wbytes * (size_t)c->nranks) : NULL, *mine = xmalloc(wbytes);
+    if (rc == 0)
+        rc = lab_gather(c, rec, reclen * sizeof *rec, all);
+    if (rc == 0)
+        rc = dev_copy(c->dev, mine, st.dW, wbytes, DEV_D2H);
+    if (rc == 0)
+        rc = lab_gather(c, mine, wbytes, grads);
+    free(mine);
     stage_teardown(&st);
     if (rc == 0 && c->rank == 0)
         rc = bubble_report(c, &st.cfg, all, grads);
@@ -429,22 +377,6 @@ static int bubble_run(struct lab_ctx *c)
     free(all);
     free(rec);
     return rc;
-}
-
-int bubble_config(const struct lab_params *p, struct bubble_cfg *cfg)
-{
-    cfg->p = (int)lab_param_int(p, "stages");
-    cfg->m = (int)lab_param_int(p, "microbatches");
-    cfg->h = (int)lab_param_int(p, "hidden");
-    cfg->b = (int)lab_param_int(p, "batch");
-    cfg->steps = (int)lab_param_int(p, "steps");
-    int k = sched_parse(lab_param_str(p, "schedule"));
-    if (k < 0) {
-        fprintf(stderr, "labrun: error: bubble: unknown schedule '%s'\n", lab_param_str(p, "schedule"));
-        return -1;
-    }
-    cfg->kind = (enum sched_kind)k;
-    return 0;
 }
 
 const struct lab_impl lab_bubble = {

@@ -1,19 +1,15 @@
 /*
- * bubble.h — the pipeline bubble lab's parts: configuration, the data every
- * rank and the reference generate alike, and rank 0's report.
+ * bubble.h — what the bubble lab's files share: its configuration, the
+ * record each stage gathers to rank 0, the data and reference
+ * (bubble_ref.c) and rank 0's report (bubble_report.c).  The lesson
+ * (bubble.c, schedule.c) calls the report; the report uses the reference.
  */
 #ifndef BUBBLE_BUBBLE_H
 #define BUBBLE_BUBBLE_H
 
+#include "bubble_params.h"
 #include "lab.h"
 #include "schedule.h"
-
-/*
- * Tags of the lab's own messages (below them: 2*mb for F, 2*mb+1 for B, at
- * most 8191 as m <= 4096).  All under 32767, the least MPI_TAG_UB MPI allows.
- */
-#define BUBBLE_TAG_GATHER 16384
-#define BUBBLE_TAG_GRADS  16385
 
 struct bubble_cfg {
     int p;                  /* stages (= ranks) */
@@ -39,8 +35,6 @@ enum {
     G_N
 };
 #define BUBBLE_REC_EXTRA 3
-
-int bubble_config(const struct lab_params *p, struct bubble_cfg *cfg);
 
 /* Stage s's weight (h x h, row-major) and micro-batch mb's input rows (b x h). */
 void bubble_weight(int stage, int h, double *W);

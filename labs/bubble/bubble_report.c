@@ -1,7 +1,8 @@
 /*
- * bubble_report.c — rank 0's part of the bubble lab: replay the schedule with
- * the measured costs, compare the gradients with the unpipelined computation,
- * and report per stage, per step, as a trace and as a picture.
+ * bubble_report.c — rank 0's part of the bubble lab, called once the stages
+ * have run: replay the schedule with the measured costs, compare the
+ * gradients with the unpipelined computation (bubble_ref.c), and report per
+ * stage, per step, as a trace and as a picture.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,67 +11,6 @@
 
 #include "bubble.h"
 #include "util.h"
-
-int bubble_reference(struct dev *d, const struct bubble_cfg *cfg, double *ref, const char **how)
-{
-    int p = cfg->p, h = cfg->h;
-    /* The whole batch at once when it fits in 256 MiB, else one micro-batch at a time. */
-    size_t whole = (size_t)cfg->m * (size_t)cfg->b * (size_t)h * sizeof(double) * (size_t)(p + 2);
-    int per = whole <= ((size_t)256 << 20) ? cfg->m : 1;
-    int rows = per * cfg->b;
-    size_t wbytes = (size_t)h * (size_t)h * sizeof(double), abytes = (size_t)rows * (size_t)h * sizeof(double);
-    *how = per == cfg->m ? "the whole batch in one GEMM per stage" : "one micro-batch at a time";
-    void **act = xcalloc((size_t)p + 1, sizeof *act), **W = xcalloc((size_t)p, sizeof *W);
-    void *dW = dev_alloc(d, wbytes, "reference"), *g = dev_alloc(d, abytes, "reference"),
-         *g2 = dev_alloc(d, abytes, "reference");
-    double *host = xmalloc(wbytes > abytes ? wbytes : abytes);
-    int rc = dW && g && g2 ? 0 : -1;
-    for (int s = 0; s <= p && rc == 0; s++)
-        rc = (act[s] = dev_alloc(d, abytes, "reference")) ? 0 : -1;
-    for (int s = 0; s < p && rc == 0; s++) {
-        if (!(W[s] = dev_alloc(d, wbytes, "reference"))) {
-            rc = -1;
-            break;
-        }
-        bubble_weight(s, h, host);
-        rc = dev_copy(d, W[s], host, wbytes, DEV_H2D);
-    }
-    memset(ref, 0, (size_t)p * wbytes);
-    for (int mb0 = 0; mb0 < cfg->m && rc == 0; mb0 += per) {
-        for (int k = 0; k < per; k++)
-            bubble_input(mb0 + k, cfg->b, h, host + (size_t)k * cfg->b * h);
-        rc = dev_copy(d, act[0], host, abytes, DEV_H2D);
-        for (int s = 0; s < p && rc == 0; s++)
-            rc = dev_gemm(d, DTYPE_F64, false, false, rows, h, h, 1.0, act[s], h, W[s], h, 0.0, act[s + 1], h);
-        /* dY of the loss 0.5 |Y|^2 is Y. */
-        rc = rc ? rc : dev_copy(d, g, act[p], abytes, DEV_D2D);
-        for (int s = p - 1; s >= 0 && rc == 0; s--) {
-            rc = dev_gemm(d, DTYPE_F64, true, false, h, h, rows, 1.0, act[s], h, g, h, 0.0, dW, h);
-            rc = rc ? rc : dev_gemm(d, DTYPE_F64, false, true, rows, h, h, 1.0, g, h, W[s], h, 0.0, g2, h);
-            rc = rc ? rc : dev_copy(d, g, g2, abytes, DEV_D2D);
-            rc = rc ? rc : dev_copy(d, host, dW, wbytes, DEV_D2H);
-            for (size_t i = 0; rc == 0 && i < (size_t)h * (size_t)h; i++)
-                ref[(size_t)s * h * h + i] += host[i];
-        }
-    }
-    for (int s = 0; s <= p; s++)
-        dev_free(d, act[s]);
-    for (int s = 0; s < p; s++)
-        dev_free(d, W[s]);
-    dev_free(d, dW);
-    dev_free(d, g);
-    dev_free(d, g2);
-    free(host);
-    free(act);
-    free(W);
-    return rc;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Median of the G_COMP figure of every F (or B) operation of every stage. */
 static double median_kind(const struct bubble_cfg *cfg, const struct schedule *sc, const double *all,
@@ -82,8 +22,7 @@ static double median_kind(const struct bubble_cfg *cfg, const struct schedule *s
         for (int j = 0; j < 2 * cfg->m; j++)
             if (sched_op(sc, s, j)->kind == kind)
                 v[n++] = all[reclen * (size_t)s + (size_t)j * G_N + G_COMP];
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double med = lab_median(v, (size_t)n);
     free(v);
     return med;
 }
@@ -253,15 +192,15 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
     lab_table_row(st, "step on the wall clock|%.3f ms|measured", 1e3 * step_wall);
 
-    lab_metric(c, "bubble_fraction", bubble, own_gpu ? LAB_MEASURED : LAB_REPLAYED);
-    lab_metric(c, "bubble_formula", formula, LAB_MODELLED);
-    lab_metric(c, "bubble_wall", bubble_wall, LAB_MEASURED);
-    lab_metric(c, "critical_path_ms", 1e3 * rp.makespan, LAB_REPLAYED);
-    lab_metric(c, "step_ms", 1e3 * step_wall, LAB_MEASURED);
-    lab_metric(c, "forward_ms", 1e3 * median_kind(cfg, &sc, all, reclen, 'F'), LAB_MEASURED);
-    lab_metric(c, "backward_ms", 1e3 * median_kind(cfg, &sc, all, reclen, 'B'), LAB_MEASURED);
-    lab_metric(c, "peak_activations", peak_held, LAB_MEASURED);
-    lab_metric(c, "activation_bytes", peak_bytes, LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_BUBBLE_FRACTION, bubble, own_gpu ? LAB_MEASURED : LAB_REPLAYED);
+    bubble_metric(c, BUBBLE_M_BUBBLE_FORMULA, formula, LAB_MODELLED);
+    bubble_metric(c, BUBBLE_M_BUBBLE_WALL, bubble_wall, LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_CRITICAL_PATH_MS, 1e3 * rp.makespan, LAB_REPLAYED);
+    bubble_metric(c, BUBBLE_M_STEP_MS, 1e3 * step_wall, LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_FORWARD_MS, 1e3 * median_kind(cfg, &sc, all, reclen, 'F'), LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_BACKWARD_MS, 1e3 * median_kind(cfg, &sc, all, reclen, 'B'), LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_PEAK_ACTIVATIONS, peak_held, LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_ACTIVATION_BYTES, peak_bytes, LAB_MEASURED);
 
     /* ---- checks ---- */
     lab_check(c, "schedule completes", !rp.deadlock, "%s",
@@ -279,7 +218,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                 maxdiff = INFINITY;
         }
         double err = maxref > 0 ? maxdiff / maxref : maxdiff;
-        lab_metric(c, "max_rel_error", err, LAB_MEASURED);
+        bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, err, LAB_MEASURED);
         lab_check(c, "pipelined equals unpipelined", err <= 1e-12,
                   "weight gradients of all %d stages vs %s (fp64): max rel error %.2e (bound 1e-12)",
                   p, how, err);

@@ -13,28 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
-#include "mem_model.h"
+#include "memory.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
-#define MIB (1024.0 * 1024.0)
-
-static struct mem_model model_from(const struct lab_params *p)
+static struct mem_model model_from(const struct memory_params *p)
 {
     struct mem_model m = {
-        .layers = lab_param_int(p, "layers"),
-        .hidden = lab_param_int(p, "hidden"),
-        .heads = lab_param_int(p, "heads"),
-        .seq = lab_param_int(p, "seq"),
-        .micro_batch = lab_param_int(p, "micro-batch"),
-        .vocab = lab_param_int(p, "vocab"),
-        .tp = lab_param_int(p, "tp"),
-        .pp = lab_param_int(p, "pp"),
-        .microbatches = lab_param_int(p, "microbatches"),
+        .layers = p->layers, .hidden = p->hidden, .heads = p->heads, .seq = p->seq,
+        .micro_batch = p->micro_batch, .vocab = p->vocab, .tp = p->tp, .pp = p->pp,
+        .microbatches = p->microbatches,
     };
-    if (mem_dtype_parse(lab_param_str(p, "dtype"), &m.dtype) != 0)
+    if (mem_dtype_parse(p->dtype, &m.dtype) != 0)
         m.dtype = MEM_BF16;
-    if (mem_recompute_parse(lab_param_str(p, "recompute"), &m.recompute) != 0)
+    if (mem_recompute_parse(p->recompute, &m.recompute) != 0)
         m.recompute = MEM_RECOMPUTE_NONE;
     return m;
 }
@@ -58,7 +48,8 @@ static struct mem_model live_model(const struct mem_model *m)
 
 static int memory_ranks(const struct lab_params *p)
 {
-    return (int)(lab_param_int(p, "tp") * lab_param_int(p, "pp"));
+    struct memory_params P = memory_params_read(p);
+    return (int)(P.tp * P.pp);
 }
 
 /* ---- The live step: allocate tensor by tensor ---------------------------- */
@@ -261,68 +252,10 @@ static int live_step(struct lab_ctx *c, const struct mem_model *m, long stage, d
     return L.failed ? -1 : 0;
 }
 
-/*
- * Parameters that exist more than once over the ranks, or only as padding:
- * every tp rank keeps its own copy of the replicated biases and layer norms
- * (6h per layer, 2h final) and of the position embedding; the vocab-parallel
- * embedding pads V up to a multiple of tp; with p > 1 the last stage keeps a
- * whole second copy of the tied word embedding.
- */
-static uint64_t live_replicas(const struct mem_model *m)
-{
-    uint64_t h = (uint64_t)m->hidden, t = (uint64_t)m->tp, V = (uint64_t)m->vocab;
-    uint64_t vpad = (V + t - 1) / t * t;
-    uint64_t extra = (t - 1) * ((uint64_t)m->layers * 6 * h + (uint64_t)m->seq * h + 2 * h);
-    extra += (vpad - V) * h;
-    if (m->pp > 1)
-        extra += vpad * h;
-    return extra;
-}
-
-/*
- * All-gather n doubles per rank into all (host arrays).  Collectives work on
- * device memory, so the figures go through device buffers (after the live
- * step has read its peak).
- */
-static int gather_doubles(struct lab_ctx *c, const double *mine, double *all, size_t n)
-{
-    size_t bytes = n * sizeof(double);
-    void *s = dev_alloc(c->dev, bytes, "report");
-    void *r = dev_alloc(c->dev, bytes * (size_t)c->nranks, "report");
-    int rc = -1;
-    if (s && r && dev_copy(c->dev, s, mine, bytes, DEV_H2D) == 0 &&
-        comm_allgather(c->comm, s, r, n, DTYPE_F64) == 0 &&
-        dev_copy(c->dev, all, r, bytes * (size_t)c->nranks, DEV_D2H) == 0 && dev_sync(c->dev) == 0)
-        rc = 0;
-    dev_free(c->dev, s);
-    dev_free(c->dev, r);
-    return rc;
-}
-
-/* ---- Report -------------------------------------------------------------- */
-
-static void stage_table(struct lab_ctx *c, const struct mem_model *m, double dev_gib)
-{
-    struct lab_table *t = lab_table_new(c, "Bytes per rank (modelled; every tp rank of a stage holds the same)",
-        "stage|layers|in flight|params|weights GiB|grads GiB|optimizer GiB|activations GiB|total GiB|fits");
-    struct mem_model u = mem_unsplit(m);
-    struct mem_rank r;
-    mem_stage(&u, 0, &r);
-    lab_table_row(t, "unsplit (1 device)|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s", r.layers, r.in_flight,
-                  (double)r.params, r.weights / GIB, r.grads / GIB, r.optimizer / GIB,
-                  r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? "yes" : "NO");
-    for (long k = 0; k < m->pp; k++) {
-        mem_stage(m, k, &r);
-        lab_table_row(t, "%ld|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s", k, r.layers, r.in_flight,
-                      (double)r.params, r.weights / GIB, r.grads / GIB, r.optimizer / GIB,
-                      r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? "yes" : "NO");
-    }
-}
-
 static int memory_run(struct lab_ctx *c)
 {
-    struct mem_model m = model_from(c->params);
-    double dev_gib = lab_param_real(c->params, "device-mem");
+    struct memory_params P = memory_params_read(c->params);
+    struct mem_model m = model_from(&P);
     const char *bad = mem_model_invalid(&m);
     if (bad) {
         if (c->rank == 0)
@@ -330,7 +263,7 @@ static int memory_run(struct lab_ctx *c)
         return -1;
     }
 
-    /* Live step on every rank; the figures travel to rank 0 by all-gather. */
+    /* Live step on every rank; the figures travel to rank 0. */
     struct mem_model s = live_model(&m);
     long stage = c->rank / m.tp;
     double mine[3] = { 0, 0, 0 };     /* allocator peak, predicted peak, parameters allocated */
@@ -341,7 +274,7 @@ static int memory_run(struct lab_ctx *c)
     double *all = malloc(sizeof(double) * 3 * (size_t)c->nranks);
     if (!all)
         return -1;
-    if (gather_doubles(c, mine, all, 3) != 0) {
+    if (lab_gather(c, mine, sizeof mine, all) != 0) {
         free(all);
         return -1;
     }
@@ -350,74 +283,9 @@ static int memory_run(struct lab_ctx *c)
         return live_rc;
     }
 
-    struct mem_bpp bpp = mem_bytes_per_param(m.dtype);
-    struct mem_model u = mem_unsplit(&m);
-    struct mem_rank one, big;
-    mem_stage(&u, 0, &one);
-    long k = mem_largest(&m, &big);
-
-    stage_table(c, &m, dev_gib);
-    lab_metric(c, "params_billion", (double)mem_params_total(&m) / 1e9, LAB_EXACT);
-    lab_metric(c, "bytes_per_param", bpp.weights + bpp.grads + bpp.optimizer, LAB_EXACT);
-    lab_metric(c, "single_device_gib", one.total / GIB, LAB_MODELLED);
-    lab_metric(c, "fits_single", one.total / GIB <= dev_gib, LAB_MODELLED);
-    lab_metric(c, "max_rank_gib", big.total / GIB, LAB_MODELLED);
-    lab_metric(c, "weights_gib", big.weights / GIB, LAB_MODELLED);
-    lab_metric(c, "grads_gib", big.grads / GIB, LAB_MODELLED);
-    lab_metric(c, "optimizer_gib", big.optimizer / GIB, LAB_MODELLED);
-    lab_metric(c, "activations_gib", big.activations / GIB, LAB_MODELLED);
-    lab_metric(c, "fits", big.total / GIB <= dev_gib, LAB_MODELLED);
-    lab_metric(c, "ranks", (double)(m.tp * m.pp), LAB_EXACT);
-
-    /* Live: every rank's allocator peak against its prediction, one row per stage. */
-    struct lab_table *t = lab_table_new(c,
-        "Live step: scaled-down model allocated through the device interface",
-        "stage|ranks|predicted MiB|allocator peak MiB (min..max over the stage's ranks)|largest difference (bytes)");
-    double worst = 0, big_pred = 0, big_peak = 0, allocated = 0;
-    for (long st = 0; st < m.pp; st++) {
-        double lo = INFINITY, hi = 0, want = 0, diff = 0;
-        for (int r = (int)(st * m.tp); r < (int)((st + 1) * m.tp); r++) {
-            double peak = all[3 * r];
-            want = all[3 * r + 1];
-            allocated += all[3 * r + 2];
-            lo = fmin(lo, peak);
-            hi = fmax(hi, peak);
-            if (fabs(peak - want) > fabs(diff))
-                diff = peak - want;
-            double err = want > 0 ? fabs(peak - want) / want * 100 : 0;
-            if (err > worst)
-                worst = err;
-            if (want > big_pred) {
-                big_pred = want;
-                big_peak = peak;
-            }
-        }
-        lab_table_row(t, "%ld|%ld|%.3f|%.3f..%.3f|%.0f", st, m.tp, want / MIB, lo / MIB, hi / MIB, diff);
-    }
-    lab_metric(c, "live_predicted_mib", big_pred / MIB, LAB_MODELLED);
-    lab_metric(c, "live_peak_mib", big_peak / MIB, LAB_MEASURED);
-    lab_metric(c, "live_error_pct", worst, LAB_MEASURED);
-    lab_check(c, "live allocator peak equals the accounting", live_rc == 0 && worst <= 0.1,
-              "largest |peak - predicted| / predicted over %d ranks = %.4f%% (tolerance 0.1%%)",
-              c->nranks, worst);
-    uint64_t extra = live_replicas(&s);
-    lab_check(c, "parameters add up", allocated - (double)extra == (double)mem_params_total(&s),
-              "live model: %.0f parameters allocated over %d ranks - %.0f replicated or padding = %.0f; "
-              "formula L(12h^2+13h) + Vh + sh + 2h = %.0f",
-              allocated, c->nranks, (double)extra, allocated - (double)extra,
-              (double)mem_params_total(&s));
-    lab_note(c, "Largest rank: stage %ld (%ld layers, %ld micro-batches in flight under 1F1B): %.1f GiB of %.0f GiB.",
-             k, big.layers, big.in_flight, big.total / GIB, dev_gib);
-    lab_note(c, "Bytes per parameter: %d weights (%s) + %d gradients (fp32) + %d optimizer (%s) = %d.",
-             bpp.weights, mem_dtype_name(m.dtype), bpp.grads, bpp.optimizer,
-             bpp.optimizer == 12 ? "fp32 master copy, Adam m and v" : "Adam m and v",
-             bpp.weights + bpp.grads + bpp.optimizer);
-    lab_note(c, "Live model: %ld layers, hidden %ld, %ld heads, seq %ld, vocab %ld, same tp, pp, micro-batches and dtype.",
-             s.layers, s.hidden, s.heads, s.seq, s.vocab);
-    lab_note(c, "Activations: recomputation %s, no sequence parallelism; embedding and loss activations are left out.",
-             lab_param_str(c->params, "recompute"));
+    int rc = memory_report(c, &P, &m, &s, all, live_rc);
     free(all);
-    return live_rc;
+    return rc;
 }
 
 const struct lab_impl lab_memory = {

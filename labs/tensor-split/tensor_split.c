@@ -20,35 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
 #include "tensor_split.h"
 #include "util.h"
-
-/* Deterministic values in [-1, 1) from a tensor id and a global position. */
-static double value_at(unsigned id, unsigned i, unsigned j)
-{
-    unsigned x = id * 0x9E3779B1u ^ (i + 0x7F4A7C15u) * 0x85EBCA77u ^ (j + 1) * 0xC2B2AE3Du;
-    x ^= x >> 15;
-    x *= 0x2C1B3C6Du;
-    x ^= x >> 12;
-    x *= 0x297A2D39u;
-    x ^= x >> 15;
-    return (double)(x >> 8) / (double)(1u << 23) - 1.0;
-}
-
-void ts_fill(enum dtype t, void *host, int tensor, int rows, int cols, int row0, int col0, double scale)
-{
-    for (int i = 0; i < rows; i++)
-        for (int j = 0; j < cols; j++)
-            dtype_set(t, host, (size_t)i * (size_t)cols + (size_t)j,
-                      scale * value_at((unsigned)tensor, (unsigned)(row0 + i), (unsigned)(col0 + j)));
-}
-
-/* Scales that keep every product near 1 whatever the sizes. */
-double ts_scale(int tensor, const struct ts_cfg *cfg)
-{
-    return tensor == TS_A ? 1.0 / sqrt((double)cfg->hidden) : tensor == TS_B ? 1.0 / sqrt((double)cfg->ffn) : 1.0;
-}
 
 /* A device buffer filled with a block of a generated tensor. */
 static void *make_block(struct lab_ctx *c, enum dtype t, int tensor, int rows, int cols, int row0,
@@ -196,9 +169,9 @@ static int mlp_forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard
     return 0;
 }
 
-int ts_forward(struct lab_ctx *c, const struct ts_cfg *cfg, void *shard)
+/* One split forward on this rank. */
+static int forward(struct lab_ctx *c, const struct ts_cfg *cfg, struct shard *s)
 {
-    struct shard *s = shard;
     int rc = -1;
     s->w0 = timer_wall();
     switch (cfg->mode) {
@@ -228,17 +201,13 @@ static void trace_forward(struct lab_ctx *c, const struct ts_cfg *cfg, const str
     }
 }
 
-int ts_config(const struct lab_params *p, struct ts_cfg *cfg)
+static int config(const struct tensor_split_params *P, struct ts_cfg *cfg)
 {
-    const char *mode = lab_param_str(p, "mode");
-    cfg->mode = strcmp(mode, "column") == 0 ? TS_COLUMN : strcmp(mode, "row") == 0 ? TS_ROW : TS_MLP;
-    cfg->ranks = (int)lab_param_int(p, "ranks");
-    cfg->tokens = (int)lab_param_int(p, "tokens");
-    cfg->hidden = (int)lab_param_int(p, "hidden");
-    cfg->ffn = (int)lab_param_int(p, "ffn");
-    if (dtype_parse(lab_param_str(p, "dtype"), &cfg->dtype) < 0) {
-        fprintf(stderr, "labrun: error: tensor-split: --dtype: '%s' is not fp32 or fp64\n",
-                lab_param_str(p, "dtype"));
+    *cfg = (struct ts_cfg){ .ranks = (int)P->ranks, .tokens = (int)P->tokens, .hidden = (int)P->hidden,
+                            .ffn = (int)P->ffn };
+    cfg->mode = strcmp(P->mode, "column") == 0 ? TS_COLUMN : strcmp(P->mode, "row") == 0 ? TS_ROW : TS_MLP;
+    if (dtype_parse(P->dtype, &cfg->dtype) < 0) {
+        fprintf(stderr, "labrun: error: tensor-split: --dtype: '%s' is not fp32 or fp64\n", P->dtype);
         return -1;
     }
     return 0;
@@ -246,13 +215,14 @@ int ts_config(const struct lab_params *p, struct ts_cfg *cfg)
 
 static int ts_ranks(const struct lab_params *p)
 {
-    return (int)lab_param_int(p, "ranks");
+    return (int)tensor_split_params_read(p).ranks;
 }
 
 static int ts_run(struct lab_ctx *c)
 {
+    struct tensor_split_params P = tensor_split_params_read(c->params);
     struct ts_cfg cfg;
-    if (ts_config(c->params, &cfg) < 0)
+    if (config(&P, &cfg) < 0)
         return -1;
     struct shard s = { 0 };
     double rec[TSR_N] = { 0 };
@@ -260,7 +230,7 @@ static int ts_run(struct lab_ctx *c)
     uint64_t weights = dev_bytes(c->dev, "weights");
     /* A warm-up forward, then the measured one with fresh counters. */
     if (rc == 0)
-        rc = ts_forward(c, &cfg, &s);
+        rc = forward(c, &cfg, &s);
     if (c->rank == 0)
         lab_progress(c, 0.5, "warm-up forward done");
     if (rc == 0) {
@@ -270,7 +240,7 @@ static int ts_run(struct lab_ctx *c)
     }
     if (rc == 0) {
         comm_stats_reset(c->comm);
-        rc = ts_forward(c, &cfg, &s);
+        rc = forward(c, &cfg, &s);
     }
     if (rc == 0)
         trace_forward(c, &cfg, &s);
@@ -291,15 +261,8 @@ static int ts_run(struct lab_ctx *c)
     }
     /* Every rank's figures to rank 0. */
     double *all = c->rank == 0 ? xcalloc((size_t)c->nranks * TSR_N, sizeof *all) : NULL;
-    if (rc == 0) {
-        if (c->rank == 0) {
-            memcpy(all, rec, sizeof rec);
-            for (int r = 1; r < c->nranks && rc == 0; r++)
-                rc = comm_recv(c->comm, all + (size_t)r * TSR_N, sizeof rec, r, TS_TAG_GATHER);
-        } else {
-            rc = comm_send(c->comm, rec, sizeof rec, 0, TS_TAG_GATHER);
-        }
-    }
+    if (rc == 0)
+        rc = lab_gather(c, rec, sizeof rec, all);
     void *y = NULL;
     size_t ybytes = (size_t)cfg.tokens * (size_t)width_of(&cfg) * dtype_size(cfg.dtype);
     if (rc == 0 && c->rank == 0) {

@@ -1,19 +1,20 @@
 /*
- * tensor_split.h — the tensor-split lab's parts: configuration, the data
- * every rank and the reference generate alike, the split forward, and rank
- * 0's report.
+ * tensor_split.h — what the tensor-split lab's files share: its
+ * configuration, the record each rank gathers to rank 0, the data and
+ * reference (tensor_split_ref.c) and rank 0's report
+ * (tensor_split_report.c).  The lesson (tensor_split.c) calls the report;
+ * the report uses the reference.
  */
 #ifndef TS_TENSOR_SPLIT_H
 #define TS_TENSOR_SPLIT_H
 
 #include "lab.h"
+#include "tensor_split_params.h"
 
 enum ts_mode { TS_COLUMN, TS_ROW, TS_MLP };
 
 /* The generated tensors. */
 enum { TS_X = 1, TS_A = 2, TS_B = 3 };
-
-#define TS_TAG_GATHER 7
 
 struct ts_cfg {
     enum ts_mode mode;
@@ -35,14 +36,9 @@ enum {
     TSR_N
 };
 
-int ts_config(const struct lab_params *p, struct ts_cfg *cfg);
-
 /* Block rows x cols at (row0, col0) of generated tensor `tensor`, times scale, into host (row-major, dtype t). */
 void ts_fill(enum dtype t, void *host, int tensor, int rows, int cols, int row0, int col0, double scale);
 double ts_scale(int tensor, const struct ts_cfg *cfg);
-
-/* One split forward on this rank (shard from the lab's setup). */
-int ts_forward(struct lab_ctx *c, const struct ts_cfg *cfg, void *shard);
 
 /*
  * The unsplit layer in fp64 (inputs rounded to cfg->dtype first, so only the
@@ -52,6 +48,12 @@ int ts_reference(struct dev *d, const struct ts_cfg *cfg, double *ref);
 
 /* Max |y - ref| / max |ref| over n elements (y in dtype t). */
 double ts_rel_error(enum dtype t, const void *y, const double *ref, size_t n);
+
+/*
+ * The layer unsplit on device d in cfg's dtype: its bytes (weights, input,
+ * intermediate, output) and the device cost (dev_clock) of its GEMMs and GeLU.
+ */
+int ts_unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, double *cpu);
 
 /* Rank 0: compare and report.  all: every rank's TSR_N figures; y: the split result (host). */
 int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, const void *y);

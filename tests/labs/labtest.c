@@ -1,13 +1,11 @@
 /*
  * labtest.c — see labtest.h.
  */
-#include <math.h>
+#include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "labtest.h"
-#include "qz.h"
 #include "run.h"
 #include "timer.h"
 
@@ -22,19 +20,16 @@ struct labtest *labtest_run_on(const char *dir, const struct lab_impl *impl, con
     struct labtest *t = xcalloc(1, sizeof *t);
     t->diag = diag_new(stderr);
     t->def = qz_load_lab(t->diag, dir, NULL);
-    if (!t->def || diag_errors(t->diag)) {
-        labtest_free(t);
-        return NULL;
-    }
+    cr_assert_not_null(t->def, "%s/lab.qz loads", dir);
+    cr_assert_eq(diag_errors(t->diag), 0, "%s/lab.qz has no errors", dir);
     t->params = lab_params_new(t->def);
     for (size_t i = 0; args && args[i]; i++) {
-        char *name = xstrdup(args[i]), *eq = strchr(name, '=');
-        int rc = eq ? (*eq = '\0', lab_params_set(t->params, name, eq + 1, stderr)) : -1;
+        const char *eq = strchr(args[i], '=');
+        cr_assert_not_null(eq, "argument '%s' is name=value", args[i]);
+        char *name = xstrndup(args[i], (size_t)(eq - args[i]));
+        int rc = lab_params_set(t->params, name, eq + 1, stderr);
         free(name);
-        if (rc < 0) {
-            labtest_free(t);
-            return NULL;
-        }
+        cr_assert_eq(rc, 0, "%s accepts %s", impl->name, args[i]);
     }
     t->report = lab_report_new(t->def, t->params, b->name, lab_nranks(impl, t->params), timer_cores());
     t->rc = lab_run(impl, t->params, b, t->report);
@@ -54,6 +49,7 @@ void labtest_free(struct labtest *t)
 
 double labtest_metric(const struct labtest *t, const char *name)
 {
-    double v;
-    return lab_report_metric(t->report, name, &v) ? v : NAN;
+    double v = 0;
+    cr_assert(lab_report_metric(t->report, name, &v), "the run reported metric %s", name);
+    return v;
 }

@@ -26,6 +26,14 @@ small=(--stages 2 --microbatches 2 --hidden 8 --batch 2 --steps 1)
 
 expect "list shows every lab with its title" 0 'bubble +Pipeline bubble' -- --list
 expect "list shows tensor-split" 0 'tensor-split +Tensor parallelism' -- --list
+# The example lab of doc/labrun.md is built in but off the lab path: listed and run with -L only.
+if "$labrun" --list 2>&1 | grep -q '^hello '; then
+    failed=$((failed + 1)); echo "FAIL: list without -L shows the example lab hello"
+else
+    passed=$((passed + 1))
+fi
+expect "the example lab is listed with -L" 0 '^hello +Hello, all-reduce' -- --list -L tests/data/labs
+expect "the example lab runs with -L and its check passes" 0 'PASS +all-reduce equals the serial sum' -- -L tests/data/labs hello --ranks 3 --count 100
 expect "help lists parameters with ranges" 0 '--stages 1\.\.64 +pipeline stages p' -- bubble --help
 expect "help lists metrics" 0 'bubble_fraction' -- labs/bubble --help
 expect "out of range names parameter and range" 2 "--stages: '100' is out of range; allowed: 1\.\.64" -- labs/bubble --stages 100

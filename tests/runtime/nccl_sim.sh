@@ -42,6 +42,8 @@ done
 cases+=("labs/activations --stages 8 --microbatches 4 --layers 8 --hidden 16 --tokens 4 --dtype fp64")
 cases+=("labs/memory --tp 2 --pp 2 --layers 4 --hidden 256 --heads 4 --seq 64 --vocab 1000 --microbatches 4")
 cases+=("labs/memory --tp 1 --pp 3 --layers 6 --hidden 128 --heads 2 --seq 32 --vocab 500 --microbatches 5 --recompute full")
+# The example lab of doc/labrun.md.
+cases+=("tests/data/labs/hello --ranks 3 --count 101")
 
 for args in "${cases[@]}"; do
     # shellcheck disable=SC2086

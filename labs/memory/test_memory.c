@@ -6,10 +6,10 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "lab_support.h"
+#include "labtest.h"
 #include "mem_model.h"
 
-extern const struct lab_impl lab_memory;
+#include "memory_params.h"
 
 #define GIB 1073741824.0
 #define MIB 1048576.0
@@ -139,33 +139,31 @@ static const char *const small_args[] = {
 
 Test(lab, the_live_allocator_peak_equals_the_hand_computed_prediction)
 {
-    struct labtest t;
-    labtest_run(&t, &lab_memory, small_args);
-    cr_assert_eq(t.rc, 0);
-    cr_assert_eq(lab_report_failed(t.rep), 0, "every check passes");
+    struct labtest *t = labtest_run("labs/memory", &lab_memory, small_args);
+    cr_assert_eq(t->rc, 0);
+    cr_assert_eq(lab_report_failed(t->report), 0, "every check passes");
     /* The live model of tp = pp = 2 is this very model.  Stage 0: 2 layers x 25184 + 101 x 64
      * + 64 x 64 = 60928 parameters x 18 bytes, plus 2 micro-batches in flight x 2 layers x
      * 131072 bytes of activations = 1620992 bytes. */
-    cr_assert_float_eq(labtest_metric(&t, "live_predicted_mib") * MIB, 1620992.0, 1e-6);
-    cr_assert_float_eq(labtest_metric(&t, "live_peak_mib") * MIB, 1620992.0, 1e-6);
-    cr_assert_eq(labtest_metric(&t, "live_error_pct"), 0.0);
-    cr_assert_eq(labtest_metric(&t, "ranks"), 4.0);
-    cr_assert_eq(labtest_metric(&t, "bytes_per_param"), 18.0);
-    labtest_free(&t);
+    cr_assert_float_eq(labtest_metric(t, "live_predicted_mib") * MIB, 1620992.0, 1e-6);
+    cr_assert_float_eq(labtest_metric(t, "live_peak_mib") * MIB, 1620992.0, 1e-6);
+    cr_assert_eq(labtest_metric(t, "live_error_pct"), 0.0);
+    cr_assert_eq(labtest_metric(t, "ranks"), 4.0);
+    cr_assert_eq(labtest_metric(t, "bytes_per_param"), 18.0);
+    labtest_free(t);
 }
 
 Test(lab, a_device_that_holds_one_rank_but_not_the_whole_model_is_reported_so)
 {
-    struct labtest t;
-    labtest_run(&t, &lab_memory, small_args);
-    cr_assert_eq(t.rc, 0);
+    struct labtest *t = labtest_run("labs/memory", &lab_memory, small_args);
+    cr_assert_eq(t->rc, 0);
     /* Unsplit: 217024 parameters x 18 + 4 layers x 4096 x (34 + 20) bytes = 4791168 bytes,
      * over the 0.004 GiB (4294967 bytes) device; the largest rank's 1620992 fits. */
-    cr_assert_float_eq(labtest_metric(&t, "single_device_gib") * GIB, 4791168.0, 1e-3);
-    cr_assert_float_eq(labtest_metric(&t, "max_rank_gib") * GIB, 1620992.0, 1e-3);
-    cr_assert_eq(labtest_metric(&t, "fits_single"), 0.0);
-    cr_assert_eq(labtest_metric(&t, "fits"), 1.0);
-    labtest_free(&t);
+    cr_assert_float_eq(labtest_metric(t, "single_device_gib") * GIB, 4791168.0, 1e-3);
+    cr_assert_float_eq(labtest_metric(t, "max_rank_gib") * GIB, 1620992.0, 1e-3);
+    cr_assert_eq(labtest_metric(t, "fits_single"), 0.0);
+    cr_assert_eq(labtest_metric(t, "fits"), 1.0);
+    labtest_free(t);
 }
 
 Test(lab, the_live_step_follows_the_recomputation_setting)
@@ -174,20 +172,18 @@ Test(lab, the_live_step_follows_the_recomputation_setting)
         "layers=4", "hidden=64", "heads=4", "seq=64", "vocab=201", "tp=2", "pp=2",
         "microbatches=3", "recompute=full", NULL
     };
-    struct labtest t;
-    labtest_run(&t, &lab_memory, args);
-    cr_assert_eq(t.rc, 0);
-    cr_assert_eq(lab_report_failed(t.rep), 0);
+    struct labtest *t = labtest_run("labs/memory", &lab_memory, args);
+    cr_assert_eq(t->rc, 0);
+    cr_assert_eq(lab_report_failed(t->report), 0);
     /* Stage 0 keeps only each layer's 64 x 64 bf16 input: 60928 x 18 + 2 x 2 x 8192 bytes. */
-    cr_assert_float_eq(labtest_metric(&t, "live_peak_mib") * MIB, 60928.0 * 18 + 4 * 8192, 1e-6);
-    labtest_free(&t);
+    cr_assert_float_eq(labtest_metric(t, "live_peak_mib") * MIB, 60928.0 * 18 + 4 * 8192, 1e-6);
+    labtest_free(t);
 }
 
 Test(lab, a_split_that_does_not_divide_the_heads_fails_the_run)
 {
     static const char *const bad[] = { "layers=4", "hidden=64", "heads=4", "tp=3", "pp=1", NULL };
-    struct labtest t;
-    labtest_run(&t, &lab_memory, bad);
-    cr_assert_neq(t.rc, 0);
-    labtest_free(&t);
+    struct labtest *t = labtest_run("labs/memory", &lab_memory, bad);
+    cr_assert_neq(t->rc, 0);
+    labtest_free(t);
 }

@@ -7,9 +7,9 @@
 #include <math.h>
 
 #include "ar_model.h"
-#include "lab_support.h"
+#include "labtest.h"
 
-extern const struct lab_impl lab_allreduce;
+#include "allreduce_params.h"
 
 Test(model, busbw_scales_algbw_by_two_n_minus_one_over_n)
 {
@@ -74,46 +74,43 @@ Test(lab, every_element_of_the_sweep_is_the_exact_sum)
     /* 4, 16, 64, 256, 1024, 4096 bytes: 6 sizes, none divisible by 3 ranks in elements but 4096/4. */
     static const char *const args[] = { "ranks=3", "minbytes=4", "maxbytes=4100", "stepfactor=4",
                                          "iters=2", NULL };
-    struct labtest t;
-    labtest_run(&t, &lab_allreduce, args);
-    cr_assert_eq(t.rc, 0);
-    cr_assert_eq(lab_report_failed(t.rep), 0, "every check passes");
-    cr_assert_eq(labtest_metric(&t, "sizes"), 6.0);
-    cr_assert_eq(labtest_metric(&t, "wrong"), 0.0);
-    cr_assert_eq(labtest_metric(&t, "max_abs_error"), 0.0);
-    double alg = labtest_metric(&t, "algbw_gbs"), bus = labtest_metric(&t, "busbw_gbs");
+    struct labtest *t = labtest_run("labs/allreduce", &lab_allreduce, args);
+    cr_assert_eq(t->rc, 0);
+    cr_assert_eq(lab_report_failed(t->report), 0, "every check passes");
+    cr_assert_eq(labtest_metric(t, "sizes"), 6.0);
+    cr_assert_eq(labtest_metric(t, "wrong"), 0.0);
+    cr_assert_eq(labtest_metric(t, "max_abs_error"), 0.0);
+    double alg = labtest_metric(t, "algbw_gbs"), bus = labtest_metric(t, "busbw_gbs");
     cr_assert_gt(alg, 0.0);
     cr_assert_float_eq(bus, alg * 4.0 / 3.0, 1e-12);
-    cr_assert_float_eq(alg, 4096 / (labtest_metric(&t, "time_us") * 1e-6) / 1e9, 1e-9);
-    cr_assert_eq(labtest_metric(&t, "model_error"), 0.0);
-    cr_assert_eq(labtest_metric(&t, "tp_allreduce_mib"), 32.0);
-    labtest_free(&t);
+    cr_assert_float_eq(alg, 4096 / (labtest_metric(t, "time_us") * 1e-6) / 1e9, 1e-9);
+    cr_assert_eq(labtest_metric(t, "model_error"), 0.0);
+    cr_assert_eq(labtest_metric(t, "tp_allreduce_mib"), 32.0);
+    labtest_free(t);
 }
 
 Test(lab, a_sweep_from_zero_bytes_in_fp64_is_checked_too)
 {
     static const char *const args[] = { "ranks=2", "minbytes=0", "maxbytes=64", "stepfactor=2",
                                          "dtype=fp64", "iters=1", "warmup-iters=0", "link=ib", NULL };
-    struct labtest t;
-    labtest_run(&t, &lab_allreduce, args);
-    cr_assert_eq(t.rc, 0);
-    cr_assert_eq(lab_report_failed(t.rep), 0);
+    struct labtest *t = labtest_run("labs/allreduce", &lab_allreduce, args);
+    cr_assert_eq(t->rc, 0);
+    cr_assert_eq(lab_report_failed(t->report), 0);
     /* 0, 8, 16, 32, 64 bytes. */
-    cr_assert_eq(labtest_metric(&t, "sizes"), 5.0);
-    cr_assert_eq(labtest_metric(&t, "wrong"), 0.0);
+    cr_assert_eq(labtest_metric(t, "sizes"), 5.0);
+    cr_assert_eq(labtest_metric(t, "wrong"), 0.0);
     /* 2 ranks, 8 doubles over InfiniBand: 2 steps of 8 us + 32 B / 50 GB/s. */
-    cr_assert_float_eq(labtest_metric(&t, "link_time_us"), 2 * (8 + 32 / 50e9 * 1e6), 1e-9);
-    labtest_free(&t);
+    cr_assert_float_eq(labtest_metric(t, "link_time_us"), 2 * (8 + 32 / 50e9 * 1e6), 1e-9);
+    labtest_free(t);
 }
 
 Test(lab, one_rank_has_no_bus_traffic)
 {
     static const char *const args[] = { "ranks=1", "minbytes=64", "maxbytes=64", "iters=1", NULL };
-    struct labtest t;
-    labtest_run(&t, &lab_allreduce, args);
-    cr_assert_eq(t.rc, 0);
-    cr_assert_eq(labtest_metric(&t, "wrong"), 0.0);
-    cr_assert_eq(labtest_metric(&t, "busbw_gbs"), 0.0);
-    cr_assert_eq(labtest_metric(&t, "link_time_us"), 0.0);
-    labtest_free(&t);
+    struct labtest *t = labtest_run("labs/allreduce", &lab_allreduce, args);
+    cr_assert_eq(t->rc, 0);
+    cr_assert_eq(labtest_metric(t, "wrong"), 0.0);
+    cr_assert_eq(labtest_metric(t, "busbw_gbs"), 0.0);
+    cr_assert_eq(labtest_metric(t, "link_time_us"), 0.0);
+    labtest_free(t);
 }

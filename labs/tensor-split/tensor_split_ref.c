@@ -1,14 +1,28 @@
 /*
- * ts_report.c — rank 0's part of the tensor-split lab: the unsplit layer in
- * fp64 as the reference, the unsplit layer timed on one rank, and the report.
+ * tensor_split_ref.c — the tensor-split lab's data and reference: the
+ * generated tensors (a function of the global position, so every rank makes
+ * only its own slice), the unsplit layer in fp64 that the split result is
+ * checked against, and the unsplit layer timed on one device.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "tensor_split.h"
 #include "util.h"
+
+void ts_fill(enum dtype t, void *host, int tensor, int rows, int cols, int row0, int col0, double scale)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            dtype_set(t, host, (size_t)i * (size_t)cols + (size_t)j,
+                      scale * lab_value_at((unsigned)tensor, (unsigned)(row0 + i), (unsigned)(col0 + j)));
+}
+
+/* Scales that keep every product near 1 whatever the sizes. */
+double ts_scale(int tensor, const struct ts_cfg *cfg)
+{
+    return tensor == TS_A ? 1.0 / sqrt((double)cfg->hidden) : tensor == TS_B ? 1.0 / sqrt((double)cfg->ffn) : 1.0;
+}
 
 /* A generated tensor on the device in fp64, its values rounded through dtype t first. */
 static void *make_ref(struct dev *d, const struct ts_cfg *cfg, int tensor, int rows, int cols)
@@ -76,7 +90,7 @@ double ts_rel_error(enum dtype t, const void *y, const double *ref, size_t n)
  * The layer unsplit on this one device in cfg's dtype: its bytes (weights,
  * input, intermediate, output) and the thread CPU time of its GEMMs and GeLU.
  */
-static int unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, double *cpu)
+int ts_unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, double *cpu)
 {
     int m = cfg->tokens, h = cfg->hidden, f = cfg->ffn;
     enum dtype t = cfg->dtype;
@@ -111,79 +125,4 @@ static int unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, doubl
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         dev_free(d, bufs[i]);
     return rc;
-}
-
-static const char *mode_name(enum ts_mode m)
-{
-    return m == TS_COLUMN ? "column" : m == TS_ROW ? "row" : "mlp";
-}
-
-int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, const void *y)
-{
-    int R = c->nranks;
-    size_t ny = (size_t)cfg->tokens * (size_t)(cfg->mode == TS_COLUMN ? cfg->ffn : cfg->hidden);
-    double *ref = xmalloc(ny * sizeof *ref + 1);
-    int rc = ts_reference(c->dev, cfg, ref);
-    double err = rc == 0 ? ts_rel_error(cfg->dtype, y, ref, ny) : INFINITY;
-    free(ref);
-    double ubytes = 0, ucpu = 0;
-    if (rc == 0)
-        rc = unsplit(c->dev, cfg, &ubytes, &ucpu);
-    if (rc < 0)
-        return -1;
-    double total_weights = (double)dtype_size(cfg->dtype) * cfg->hidden * (double)cfg->ffn *
-                           (cfg->mode == TS_MLP ? 2 : 1);
-
-    struct lab_table *t = lab_table_new(c, "per rank (times measured; bytes exact, from the device and communicator counters)",
-        "rank|ffn slice|weights KiB|peak KiB|vs unsplit|compute ms|allgather sent/recv KiB|allreduce sent/recv KiB|comm ms");
-    double sent = 0, recvd = 0, compute = 0, comm = 0, peak = 0, wmax = 0;
-    for (int r = 0; r < R; r++) {
-        const double *v = all + (size_t)r * TSR_N;
-        double s = v[TSR_AG_SENT] + v[TSR_AR_SENT], rv = v[TSR_AG_RECV] + v[TSR_AR_RECV];
-        double cm = v[TSR_AG_WALL] + v[TSR_AR_WALL];
-        sent = fmax(sent, s);
-        recvd = fmax(recvd, rv);
-        compute = fmax(compute, v[TSR_COMPUTE]);
-        comm = fmax(comm, cm);
-        peak = fmax(peak, v[TSR_PEAK]);
-        wmax = fmax(wmax, v[TSR_WEIGHTS]);
-        lab_table_row(t, "%d|%.0f|%.1f|%.1f|%.0f%%|%.3f|%.1f / %.1f|%.1f / %.1f|%.3f", r, v[TSR_SHARE],
-                      v[TSR_WEIGHTS] / 1024, v[TSR_PEAK] / 1024, 100 * v[TSR_PEAK] / ubytes,
-                      1e3 * v[TSR_COMPUTE], v[TSR_AG_SENT] / 1024, v[TSR_AG_RECV] / 1024,
-                      v[TSR_AR_SENT] / 1024, v[TSR_AR_RECV] / 1024, 1e3 * cm);
-    }
-    lab_table_row(t, "unsplit|%d|%.1f|%.1f|100%%|%.3f|-|-|-", cfg->ffn, total_weights / 1024, ubytes / 1024,
-                  1e3 * ucpu);
-
-    double tol = cfg->dtype == DTYPE_F32 ? 1e-5 : 1e-12;
-    lab_metric(c, "max_rel_error", err, LAB_MEASURED);
-    lab_metric(c, "bytes_sent", sent, LAB_EXACT);
-    lab_metric(c, "bytes_received", recvd, LAB_EXACT);
-    lab_metric(c, "allreduces", all[TSR_AR_CALLS], LAB_EXACT);
-    lab_metric(c, "allgathers", all[TSR_AG_CALLS], LAB_EXACT);
-    lab_metric(c, "compute_ms", 1e3 * compute, LAB_MEASURED);
-    lab_metric(c, "comm_ms", 1e3 * comm, LAB_MEASURED);
-    lab_metric(c, "unsplit_ms", 1e3 * ucpu, LAB_MEASURED);
-    lab_metric(c, "memory_per_rank", peak, LAB_MEASURED);
-    lab_metric(c, "memory_unsplit", ubytes, LAB_MEASURED);
-    lab_metric(c, "weight_fraction", wmax / total_weights, LAB_EXACT);
-
-    lab_check(c, "split equals unsplit", err < tol,
-              "%s-parallel over %d rank%s in %s vs the unsplit product in fp64: max rel error %.2e (bound %.0e)",
-              mode_name(cfg->mode), R, R == 1 ? "" : "s", dtype_name(cfg->dtype), err, tol);
-    int want_ar = cfg->mode == TS_COLUMN ? 0 : 1, want_ag = cfg->mode == TS_COLUMN ? 1 : 0;
-    lab_check(c, "collectives in the forward", all[TSR_AR_CALLS] == want_ar && all[TSR_AG_CALLS] == want_ag,
-              "%.0f all-reduce and %.0f all-gather (the %s layer needs %d and %d)", all[TSR_AR_CALLS],
-              all[TSR_AG_CALLS], mode_name(cfg->mode), want_ar, want_ag);
-
-    lab_note(c, "max rel error = max |split - unsplit| / max |unsplit|; the unsplit product is computed "
-             "in fp64 from the same %s inputs", dtype_name(cfg->dtype));
-    lab_note(c, "collectives are ring algorithms over the %s communicator: an all-reduce of S bytes sends "
-             "about 2(R-1)/R x S per rank, an all-gather (R-1)/R x S", c->comm->ops->name);
-    if (R > c->cores)
-        lab_note(c, "%d ranks on %d cores: compute times are thread CPU time (each rank's own work); "
-                 "communication times are wall clock and include waiting for ranks that had no core",
-                 R, c->cores);
-    lab_note(c, "the unsplit row is the whole layer on rank 0's device (the device's GEMM library is in the last note)");
-    return 0;
 }

@@ -1,0 +1,117 @@
+/*
+ * memory_report.c — rank 0's part of the memory lab, called once the live
+ * step has run on every rank: the bytes per rank from the accounting
+ * (mem_model.c), and every rank's allocator peak against its prediction.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "memory.h"
+
+/*
+ * Parameters that exist more than once over the ranks, or only as padding:
+ * every tp rank keeps its own copy of the replicated biases and layer norms
+ * (6h per layer, 2h final) and of the position embedding; the vocab-parallel
+ * embedding pads V up to a multiple of tp; with p > 1 the last stage keeps a
+ * whole second copy of the tied word embedding.
+ */
+static uint64_t live_replicas(const struct mem_model *m)
+{
+    uint64_t h = (uint64_t)m->hidden, t = (uint64_t)m->tp, V = (uint64_t)m->vocab;
+    uint64_t vpad = (V + t - 1) / t * t;
+    uint64_t extra = (t - 1) * ((uint64_t)m->layers * 6 * h + (uint64_t)m->seq * h + 2 * h);
+    extra += (vpad - V) * h;
+    if (m->pp > 1)
+        extra += vpad * h;
+    return extra;
+}
+
+static void stage_table(struct lab_ctx *c, const struct mem_model *m, double dev_gib)
+{
+    struct lab_table *t = lab_table_new(c, "Bytes per rank (modelled; every tp rank of a stage holds the same)",
+        "stage|layers|in flight|params|weights GiB|grads GiB|optimizer GiB|activations GiB|total GiB|fits");
+    struct mem_model u = mem_unsplit(m);
+    struct mem_rank r;
+    mem_stage(&u, 0, &r);
+    lab_table_row(t, "unsplit (1 device)|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s", r.layers, r.in_flight,
+                  (double)r.params, r.weights / GIB, r.grads / GIB, r.optimizer / GIB,
+                  r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? "yes" : "NO");
+    for (long k = 0; k < m->pp; k++) {
+        mem_stage(m, k, &r);
+        lab_table_row(t, "%ld|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s", k, r.layers, r.in_flight,
+                      (double)r.params, r.weights / GIB, r.grads / GIB, r.optimizer / GIB,
+                      r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? "yes" : "NO");
+    }
+}
+
+int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct mem_model *m,
+                  const struct mem_model *s, const double *all, int live_rc)
+{
+    struct mem_bpp bpp = mem_bytes_per_param(m->dtype);
+    struct mem_model u = mem_unsplit(m);
+    struct mem_rank one, big;
+    mem_stage(&u, 0, &one);
+    long k = mem_largest(m, &big);
+
+    stage_table(c, m, P->device_mem);
+    memory_metric(c, MEMORY_M_PARAMS_BILLION, (double)mem_params_total(m) / 1e9, LAB_EXACT);
+    memory_metric(c, MEMORY_M_BYTES_PER_PARAM, bpp.weights + bpp.grads + bpp.optimizer, LAB_EXACT);
+    memory_metric(c, MEMORY_M_SINGLE_DEVICE_GIB, one.total / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_FITS_SINGLE, one.total / GIB <= P->device_mem, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_MAX_RANK_GIB, big.total / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_WEIGHTS_GIB, big.weights / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_GRADS_GIB, big.grads / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_OPTIMIZER_GIB, big.optimizer / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_ACTIVATIONS_GIB, big.activations / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_FITS, big.total / GIB <= P->device_mem, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_RANKS, (double)(m->tp * m->pp), LAB_EXACT);
+
+    /* Live: every rank's allocator peak against its prediction, one row per stage. */
+    struct lab_table *t = lab_table_new(c,
+        "Live step: scaled-down model allocated through the device interface",
+        "stage|ranks|predicted MiB|allocator peak MiB (min..max over the stage's ranks)|largest difference (bytes)");
+    double worst = 0, big_pred = 0, big_peak = 0, allocated = 0;
+    for (long st = 0; st < m->pp; st++) {
+        double lo = INFINITY, hi = 0, want = 0, diff = 0;
+        for (int r = (int)(st * m->tp); r < (int)((st + 1) * m->tp); r++) {
+            double peak = all[3 * r];
+            want = all[3 * r + 1];
+            allocated += all[3 * r + 2];
+            lo = fmin(lo, peak);
+            hi = fmax(hi, peak);
+            if (fabs(peak - want) > fabs(diff))
+                diff = peak - want;
+            double err = want > 0 ? fabs(peak - want) / want * 100 : 0;
+            if (err > worst)
+                worst = err;
+            if (want > big_pred) {
+                big_pred = want;
+                big_peak = peak;
+            }
+        }
+        lab_table_row(t, "%ld|%ld|%.3f|%.3f..%.3f|%.0f", st, m->tp, want / MIB, lo / MIB, hi / MIB, diff);
+    }
+    memory_metric(c, MEMORY_M_LIVE_PREDICTED_MIB, big_pred / MIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_LIVE_PEAK_MIB, big_peak / MIB, LAB_MEASURED);
+    memory_metric(c, MEMORY_M_LIVE_ERROR_PCT, worst, LAB_MEASURED);
+    lab_check(c, "live allocator peak equals the accounting", live_rc == 0 && worst <= 0.1,
+              "largest |peak - predicted| / predicted over %d ranks = %.4f%% (tolerance 0.1%%)",
+              c->nranks, worst);
+    uint64_t extra = live_replicas(s);
+    lab_check(c, "parameters add up", allocated - (double)extra == (double)mem_params_total(s),
+              "live model: %.0f parameters allocated over %d ranks - %.0f replicated or padding = %.0f; "
+              "formula L(12h^2+13h) + Vh + sh + 2h = %.0f",
+              allocated, c->nranks, (double)extra, allocated - (double)extra,
+              (double)mem_params_total(s));
+    lab_note(c, "Largest rank: stage %ld (%ld layers, %ld micro-batches in flight under 1F1B): %.1f GiB of %.0f GiB.",
+             k, big.layers, big.in_flight, big.total / GIB, P->device_mem);
+    lab_note(c, "Bytes per parameter: %d weights (%s) + %d gradients (fp32) + %d optimizer (%s) = %d.",
+             bpp.weights, mem_dtype_name(m->dtype), bpp.grads, bpp.optimizer,
+             bpp.optimizer == 12 ? "fp32 master copy, Adam m and v" : "Adam m and v",
+             bpp.weights + bpp.grads + bpp.optimizer);
+    lab_note(c, "Live model: %ld layers, hidden %ld, %ld heads, seq %ld, vocab %ld, same tp, pp, micro-batches and dtype.",
+             s->layers, s->hidden, s->heads, s->seq, s->vocab);
+    lab_note(c, "Activations: recomputation %s, no sequence parallelism; embedding and loss activations are left out.",
+             P->recompute);
+    return live_rc;
+}
