@@ -34,7 +34,7 @@ static inline struct qz_course *golden_load(struct capture *cap, const char *pat
 {
     struct qz_course *c = capture_load(cap, path);
     cr_assert_not_null(c);
-    cr_assert(check_course(cap->d, c), "checks failed:%s", capture_dump(cap));
+    cr_assert(check_course(cap->d, c, NULL), "checks failed:%s", capture_dump(cap));
     return c;
 }
 

@@ -64,7 +64,7 @@ Test(emit_gift, syntax_characters_are_escaped_and_markup_is_text)
 {
     course = capture_load_text(cap, "q.qz",
         "quiz q { title \"T\" single s { prompt \"a~b=c#d{e}f:g\\\\h <script>\" correct \"%x\" wrong \"y\" } }");
-    cr_assert(check_course(cap->d, course), "%s", capture_dump(cap));
+    cr_assert(check_course(cap->d, course, NULL), "%s", capture_dump(cap));
     cr_assert_eq(emit_gift(course, NULL, &out, cap->d), 0);
     cr_expect(strstr((char *)out.data, "::s::[html]a\\~b\\=c\\#d\\{e\\}f\\:g\\\\h &lt;script&gt;{") != NULL, "%s", out.data);
     cr_expect(strstr((char *)out.data, "\t=%100%%x\n") != NULL, "a text starting with %% gets its weight first:\n%s", out.data);

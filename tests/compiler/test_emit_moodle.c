@@ -107,7 +107,7 @@ Test(emit_moodle, numerical_answers_carry_their_tolerance_and_unit)
 Test(emit_moodle, short_answers_ignore_case_and_keep_an_authors_star_literal)
 {
     course = capture_load_text(cap, "q.qz", "quiz q { title \"T\" text t { prompt \"?\" accept \"a*b\", \"NV\" } }");
-    cr_assert(check_course(cap->d, course), "%s", capture_dump(cap));
+    cr_assert(check_course(cap->d, course, NULL), "%s", capture_dump(cap));
     cr_assert_eq(emit_moodle_xml(course, NULL, &out, cap->d), 0);
     expect_xpath("string(//question[@type='shortanswer']/usecase)", "0");
     expect_xpath("string(//question[@type='shortanswer']/answer[1]/text)", "a\\*b");
