@@ -24,10 +24,8 @@ static const char *num_text(char *buf, size_t n, const struct ast_value *v, doub
 {
     if (v && v->str)
         return v->str;
-    if (x == trunc(x) && fabs(x) < 1e15)
-        snprintf(buf, n, "%.0f", x);
-    else
-        snprintf(buf, n, "%g", x);
+    char num[FMT_NUMBER_MAX];
+    snprintf(buf, n, "%s", fmt_number(num, x));
     return buf;
 }
 

@@ -11,20 +11,10 @@
 #include "lab_text.h"
 #include "labref.h"
 
-/* x in the fewest digits that read back as x: 0.2727, not 0.27270000000000001. */
 static char *num_text(double x)
 {
-    char buf[40];
-    if (x == trunc(x) && fabs(x) < 1e15) {
-        snprintf(buf, sizeof buf, "%.0f", x);
-    } else {
-        for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, sizeof buf, "%.*g", prec, x);
-            if (strtod(buf, NULL) == x)
-                break;
-        }
-    }
-    return xstrdup(buf);
+    char buf[FMT_NUMBER_MAX];
+    return xstrdup(fmt_number(buf, x));
 }
 
 /* LABTEXT-WORDS: the same words as the player's UI table. */

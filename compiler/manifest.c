@@ -31,7 +31,8 @@ static const char loc2004[] =
 /* A decimal without a trailing ".0" or binary noise: 75, 62.5, 0.625. */
 static void fmt_num(char *buf, size_t n, double x)
 {
-    snprintf(buf, n, "%.10g", x);
+    char num[FMT_NUMBER_MAX];
+    snprintf(buf, n, "%s", fmt_number(num, x));
 }
 
 /* Write one element with text content; returns libxml2's status (<0 on failure). */

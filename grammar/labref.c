@@ -17,29 +17,10 @@ double qz_value_number(const struct ast_value *v)
     return v->percent ? v->num / 100 : v->num;
 }
 
-/* A number as an author would write it: 64, not 64.000000 or 6.4e+01. */
-static void fmt_bound(char *buf, size_t n, double x)
-{
-    if (x == trunc(x) && fabs(x) < 1e15)
-        snprintf(buf, n, "%.0f", x);
-    else
-        snprintf(buf, n, "%g", x);
-}
-
-/* The shortest text strtod reads back as exactly x. */
 static char *shortest(double x)
 {
-    char buf[40];
-    if (x == trunc(x) && fabs(x) < 1e15) {
-        snprintf(buf, sizeof buf, "%.0f", x);
-        return xstrdup(buf);
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    return xstrdup(buf);
+    char buf[FMT_NUMBER_MAX];
+    return xstrdup(fmt_number(buf, x));
 }
 
 /* How a value is named in "got ..." messages; a new string. */
@@ -74,9 +55,9 @@ static char *in_range(const struct ast_param *p, const struct ast_value *v, doub
 {
     if (x >= p->lo && x <= p->hi)
         return shortest(x);
-    char lo[32], hi[32];
-    fmt_bound(lo, sizeof lo, p->lo);
-    fmt_bound(hi, sizeof hi, p->hi);
+    char lo[FMT_NUMBER_MAX], hi[FMT_NUMBER_MAX];
+    fmt_number(lo, p->lo);
+    fmt_number(hi, p->hi);
     *why = xasprintf("%s = %s is out of range %s..%s", p->name, v->str ? v->str : "?", lo, hi);
     return NULL;
 }

@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,6 +143,22 @@ size_t utf8_check(const char *s, size_t n)
         i += len;
     }
     return n;
+}
+
+const char *fmt_number(char buf[FMT_NUMBER_MAX], double x)
+{
+    if (isinf(x)) {
+        snprintf(buf, FMT_NUMBER_MAX, "%s", x < 0 ? "-inf" : "inf");
+    } else if (x == trunc(x) && fabs(x) < 1e15) {
+        snprintf(buf, FMT_NUMBER_MAX, "%.0f", x);
+    } else {
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, FMT_NUMBER_MAX, "%.*g", prec, x);
+            if (strtod(buf, NULL) == x)
+                break;
+        }
+    }
+    return buf;
 }
 
 unsigned new_file_mode(const char *path, unsigned bits)

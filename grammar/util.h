@@ -39,6 +39,15 @@ size_t utf8_check(const char *s, size_t n);
  */
 unsigned new_file_mode(const char *path, unsigned bits);
 
+/*
+ * The one way numbers are written for people and for files: the fewest
+ * significant digits that read back as exactly x (0.2727, not
+ * 0.27270000000000001; 1e-09), an integer below 1e15 in full (70000000000),
+ * inf and -inf.  Returns buf.
+ */
+#define FMT_NUMBER_MAX 40
+const char *fmt_number(char buf[FMT_NUMBER_MAX], double x);
+
 /* dir/name (no doubled '/'); a new string. */
 char *path_join(const char *dir, const char *name);
 

@@ -59,16 +59,6 @@ const struct lab_pvalue *lab_params_get(const struct lab_params *p, const char *
     return NULL;
 }
 
-/* A number as a person writes it: 4, 0.5, 1e-05. */
-static void fmt_num(char *buf, size_t n, double v)
-{
-    if (isinf(v))
-        snprintf(buf, n, "%s", v < 0 ? "-inf" : "inf");
-    else if (v == trunc(v) && fabs(v) < 1e15)
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%g", v);
-}
 
 /* A declared range: both ends finite and in order. */
 static bool has_range(const struct ast_param *d)
@@ -78,14 +68,14 @@ static bool has_range(const struct ast_param *d)
 
 char *lab_param_allowed(const struct ast_param *d)
 {
-    char lo[32], hi[32];
+    char lo[FMT_NUMBER_MAX], hi[FMT_NUMBER_MAX];
     switch (d->type) {
     case PARAM_INT:
     case PARAM_REAL:
         if (!has_range(d))
             return xstrdup(d->type == PARAM_INT ? "an integer" : "a number");
-        fmt_num(lo, sizeof lo, d->lo);
-        fmt_num(hi, sizeof hi, d->hi);
+        fmt_number(lo, d->lo);
+        fmt_number(hi, d->hi);
         return xasprintf("%s..%s", lo, hi);
     case PARAM_ENUM: {
         size_t n = 1;
@@ -109,11 +99,11 @@ char *lab_param_allowed(const struct ast_param *d)
 
 char *lab_pvalue_text(const struct lab_pvalue *v)
 {
-    char buf[40];
+    char buf[FMT_NUMBER_MAX];
     switch (v->decl->type) {
     case PARAM_INT:
     case PARAM_REAL:
-        fmt_num(buf, sizeof buf, v->num);
+        fmt_number(buf, v->num);
         return xstrdup(buf);
     case PARAM_BOOL:
         return xstrdup(v->boolean ? "true" : "false");
