@@ -300,22 +300,6 @@ static void write_text(struct emitter *e, const char *name, const struct ast_tex
 
 /* ---- Questions ---------------------------------------------------------- */
 
-static const char *const qkind_name[] = {
-    [Q_SINGLE] = "single", [Q_MULTIPLE] = "multiple", [Q_TRUEFALSE] = "truefalse",
-    [Q_NUMERIC] = "numeric", [Q_TEXT] = "text",
-};
-static const char *const cmp_name[] = {
-    [CMP_LT] = "lt", [CMP_LE] = "le", [CMP_GT] = "gt", [CMP_GE] = "ge", [CMP_EQ] = "eq",
-    [CMP_WITHIN] = "within",
-};
-static const char *const feedback_name[] = {
-    [FEEDBACK_IMMEDIATE] = "immediate", [FEEDBACK_ON_SUBMIT] = "on-submit", [FEEDBACK_NEVER] = "never",
-};
-static const char *const shuffle_name[] = {
-    [SHUFFLE_NONE] = "none", [SHUFFLE_CHOICES] = "choices", [SHUFFLE_QUESTIONS] = "questions",
-    [SHUFFLE_ALL] = "all",
-};
-
 static void write_choices(struct emitter *e, const struct ast_question *q)
 {
     start(e, "choices");
@@ -377,7 +361,7 @@ static void write_lab(struct emitter *e, const struct ast_labref *ref)
         const struct ast_expect *x = &ref->expects.items[i];
         start(e, "expect");
         attr(e, "metric", x->metric);
-        attr(e, "op", cmp_name[x->op]);
+        attr(e, "op", ast_cmp_word(x->op));
         /* A claim's numbers as --verify reads them (a percentage is hundredths). */
         if (x->op == CMP_WITHIN)
             attr_num(e, "tolerance", qz_value_number(&x->tolerance));
@@ -422,7 +406,7 @@ static void write_snippet(struct emitter *e, const struct ast_snippet *s)
 static void write_question(struct emitter *e, const struct ast_question *q)
 {
     start(e, "question");
-    attr(e, "kind", qkind_name[q->kind]);
+    attr(e, "kind", ast_qkind_name(q->kind));
     attr(e, "id", q->id ? q->id : "");
     attr_num(e, "points", q->points);
     write_text(e, "prompt", q->prompt, "the prompt");
@@ -507,8 +491,8 @@ int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void 
         end(&e);
     }
     start(&e, "settings");
-    attr(&e, "feedback", feedback_name[quiz->feedback]);
-    attr(&e, "shuffle", shuffle_name[quiz->shuffle]);
+    attr(&e, "feedback", ast_feedback_name(quiz->feedback));
+    attr(&e, "shuffle", ast_shuffle_name(quiz->shuffle));
     attr_num(&e, "passing", quiz->passing);
     end(&e);
 

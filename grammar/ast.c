@@ -191,22 +191,39 @@ const char *ast_qkind_name(enum ast_qkind k)
     return (unsigned)k < sizeof n / sizeof n[0] ? n[k] : "?";
 }
 
+/* The words of `feedback` and `shuffle`, as the quiz writes them (NULL-terminated, in enum order). */
+const char *const ast_feedback_words[] = {
+    [FEEDBACK_IMMEDIATE] = "immediate", [FEEDBACK_ON_SUBMIT] = "on-submit", [FEEDBACK_NEVER] = "never", NULL,
+};
+const char *const ast_shuffle_words[] = {
+    [SHUFFLE_NONE] = "none", [SHUFFLE_CHOICES] = "choices", [SHUFFLE_QUESTIONS] = "questions",
+    [SHUFFLE_ALL] = "all", NULL,
+};
+
 const char *ast_feedback_name(enum ast_feedback f)
 {
-    static const char *const n[] = { "immediate", "on-submit", "never" };
-    return (unsigned)f < sizeof n / sizeof n[0] ? n[f] : "?";
+    return (unsigned)f <= FEEDBACK_NEVER ? ast_feedback_words[f] : "?";
 }
 
 const char *ast_shuffle_name(enum ast_shuffle s)
 {
-    static const char *const n[] = { "none", "choices", "questions", "all" };
-    return (unsigned)s < sizeof n / sizeof n[0] ? n[s] : "?";
+    return (unsigned)s <= SHUFFLE_ALL ? ast_shuffle_words[s] : "?";
 }
+
+/* A comparison as quizzes write it ("<") and as course.xml names it ("lt"). */
+static const struct { const char *op, *word; } cmps[] = {
+    [CMP_LT] = { "<", "lt" }, [CMP_LE] = { "<=", "le" }, [CMP_GT] = { ">", "gt" },
+    [CMP_GE] = { ">=", "ge" }, [CMP_EQ] = { "==", "eq" }, [CMP_WITHIN] = { "within", "within" },
+};
 
 const char *ast_cmp_name(enum ast_cmp c)
 {
-    static const char *const n[] = { "<", "<=", ">", ">=", "==", "within" };
-    return (unsigned)c < sizeof n / sizeof n[0] ? n[c] : "?";
+    return (unsigned)c < sizeof cmps / sizeof cmps[0] ? cmps[c].op : "?";
+}
+
+const char *ast_cmp_word(enum ast_cmp c)
+{
+    return (unsigned)c < sizeof cmps / sizeof cmps[0] ? cmps[c].word : "?";
 }
 
 const char *ast_ptype_name(enum ast_ptype t)

@@ -283,6 +283,11 @@ const char *ast_qkind_name(enum ast_qkind k);
 const char *ast_feedback_name(enum ast_feedback f);
 const char *ast_shuffle_name(enum ast_shuffle s);
 const char *ast_cmp_name(enum ast_cmp c);
+/* The comparison as course.xml names it: lt, le, gt, ge, eq, within. */
+const char *ast_cmp_word(enum ast_cmp c);
+/* The words of `feedback` and `shuffle` in enum order, NULL-terminated. */
+extern const char *const ast_feedback_words[];
+extern const char *const ast_shuffle_words[];
 const char *ast_ptype_name(enum ast_ptype t);
 
 /*

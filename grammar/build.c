@@ -9,6 +9,7 @@
  * languages, duplicate ids) belong to the compiler's checks, not here.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "build.h"
@@ -202,24 +203,27 @@ void b_hdr_lang(struct build_state *b, char *tag, const struct src_loc *loc)
 
 /* The index of word in words (NULL-terminated), or -1 after reporting it with a suggestion. */
 static int header_word(struct build_state *b, const char *what, const char *word, const struct src_loc *loc,
-                       const char *const *words, const char *choices)
+                       const char *const *words)
 {
     for (int i = 0; words[i]; i++)
         if (!strcmp(word, words[i])) return i;
     const char *hint = closest_word(word, words);
-    if (hint)
+    if (hint) {
         diag_error(b->d, loc, "unknown %s '%s'; did you mean '%s'?", what, word, hint);
-    else
-        diag_error(b->d, loc, "unknown %s '%s' (one of %s)", what, word, choices);
+        return -1;
+    }
+    char choices[128] = "";
+    for (int i = 0; words[i]; i++)
+        snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", i ? ", " : "", words[i]);
+    diag_error(b->d, loc, "unknown %s '%s' (one of %s)", what, word, choices);
     return -1;
 }
 
 /* header: FEEDBACK name */
 void b_hdr_feedback(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
 {
-    static const char *const words[] = { "immediate", "on-submit", "never", NULL };
     if (b_once(b, KWB_QUIZ, T_FEEDBACK, kw)) {
-        int i = header_word(b, "feedback", word, loc, words, "immediate, on-submit, never");
+        int i = header_word(b, "feedback", word, loc, ast_feedback_words);
         if (i >= 0) b->quiz->feedback = (enum ast_feedback)i;
     }
     free(word);
@@ -228,9 +232,8 @@ void b_hdr_feedback(struct build_state *b, const struct src_loc *kw, char *word,
 /* header: SHUFFLE name */
 void b_hdr_shuffle(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
 {
-    static const char *const words[] = { "none", "choices", "questions", "all", NULL };
     if (b_once(b, KWB_QUIZ, T_SHUFFLE, kw)) {
-        int i = header_word(b, "shuffle", word, loc, words, "none, choices, questions, all");
+        int i = header_word(b, "shuffle", word, loc, ast_shuffle_words);
         if (i >= 0) b->quiz->shuffle = (enum ast_shuffle)i;
     }
     free(word);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dev.h"
+#include "gelu.h"
 
 static void *cpu_alloc(struct dev *d, size_t bytes)
 {
@@ -83,32 +84,16 @@ static int cpu_axpy(struct dev *d, enum dtype t, size_t n, double a, const void 
     return 0;
 }
 
-/* gelu(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-#define GELU_C 0.7978845608028654   /* sqrt(2/pi) */
-
-static double gelu1(double x)
-{
-    return 0.5 * x * (1.0 + tanh(GELU_C * (x + 0.044715 * x * x * x)));
-}
-
-static double gelu1_grad(double x)
-{
-    double u = GELU_C * (x + 0.044715 * x * x * x);
-    double th = tanh(u);
-    double du = GELU_C * (1.0 + 3.0 * 0.044715 * x * x);
-    return 0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * du;
-}
-
 static int cpu_gelu(struct dev *d, enum dtype t, size_t n, const void *x, void *y)
 {
     if (t == DTYPE_F64) {
         for (size_t i = 0; i < n; i++)
-            ((double *)y)[i] = gelu1(((const double *)x)[i]);
+            ((double *)y)[i] = GELU(double, tanh, ((const double *)x)[i]);
     } else {
         /* float arithmetic, as a GPU kernel would do it */
         for (size_t i = 0; i < n; i++) {
             float v = ((const float *)x)[i];
-            ((float *)y)[i] = 0.5f * v * (1.0f + tanhf((float)GELU_C * (v + 0.044715f * v * v * v)));
+            ((float *)y)[i] = GELU(float, tanhf, v);
         }
     }
     return 0;
@@ -117,8 +102,10 @@ static int cpu_gelu(struct dev *d, enum dtype t, size_t n, const void *x, void *
 static int cpu_gelu_backward(struct dev *d, enum dtype t, size_t n, const void *x, const void *dy,
                              void *dx)
 {
-    for (size_t i = 0; i < n; i++)
-        dtype_set(t, dx, i, dtype_get(t, dy, i) * gelu1_grad(dtype_get(t, x, i)));
+    for (size_t i = 0; i < n; i++) {
+        double v = dtype_get(t, x, i);
+        dtype_set(t, dx, i, dtype_get(t, dy, i) * GELU_GRAD(double, tanh, v));
+    }
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "activations.h"
+#include "gelu.h"
 
 /* A value in [-1, 1) for (stream, i), rounded to t so device and reference start equal. */
 static double det_value(uint64_t stream, uint64_t i, enum dtype t)
@@ -28,17 +29,14 @@ double act_input_value(long mb, uint64_t i, enum dtype t) { return det_value((ui
 
 /* ---- The reference: the unsplit model on the host in double precision --- */
 
-static const double GELU_C = 0.7978845608028654;   /* sqrt(2/pi) */
-
 static double gelu(double x)
 {
-    return 0.5 * x * (1 + tanh(GELU_C * (x + 0.044715 * x * x * x)));
+    return GELU(double, tanh, x);
 }
 
 static double gelu_grad(double x)
 {
-    double u = tanh(GELU_C * (x + 0.044715 * x * x * x));
-    return 0.5 * (1 + u) + 0.5 * x * (1 - u * u) * GELU_C * (1 + 3 * 0.044715 * x * x);
+    return GELU_GRAD(double, tanh, x);
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "callcheck.h"
+#include "gelu.h"
 #include "kernels.h"
 
 namespace {
@@ -44,8 +45,7 @@ template <typename T> __global__ void axpy_k(T *y, const T *x, size_t n, T a)
 
 template <typename T> __device__ T gelu_one(T v)
 {
-    const T c = (T)0.7978845608028654;  // sqrt(2/pi)
-    return (T)0.5 * v * ((T)1 + tanh(c * (v + (T)0.044715 * v * v * v)));
+    return GELU(T, tanh, v);
 }
 
 template <typename T> __global__ void gelu_k(T *y, const T *x, size_t n)
@@ -57,12 +57,10 @@ template <typename T> __global__ void gelu_k(T *y, const T *x, size_t n)
 
 template <typename T> __global__ void gelu_backward_k(T *dx, const T *x, const T *dy, size_t n)
 {
-    const T c = (T)0.7978845608028654, a = (T)0.044715;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        T v = x[i], t = tanh(c * (v + a * v * v * v));
-        T d = (T)0.5 * ((T)1 + t) + (T)0.5 * v * ((T)1 - t * t) * c * ((T)1 + (T)3 * a * v * v);
-        dx[i] = dy[i] * d;
+        T v = x[i];
+        dx[i] = dy[i] * GELU_GRAD(T, tanh, v);
     }
 }
 
