@@ -34,6 +34,13 @@ LDFLAGS  += $(SAN_FLAGS)
 
 PKG_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 
+# The libraries, each defined once here for every fragment (pkg-config, else the plain name).
+pkg_libs = $(or $(shell pkg-config --libs $(1) 2>/dev/null),$(2))
+XML_LIBS  := $(call pkg_libs,libxml-2.0,-lxml2)
+JSON_LIBS := $(call pkg_libs,jansson,-ljansson)
+ZIP_LIBS  := $(call pkg_libs,libzip,-lzip)
+BLAS_LIBS := $(call pkg_libs,openblas,-lopenblas)
+
 # Lists filled in by the fragments.
 LIBQZ_SRCS   :=
 QUIZC_SRCS   :=
@@ -55,8 +62,20 @@ $$(BUILD)/tests/$(1): $$(call obj,$(2)) $(3)
 	$$(CC) $$(LDFLAGS) $$^ -o $$@ -lcriterion $(4) $$(LDLIBS)
 endef
 
-include mk/grammar.mk
-include $(wildcard mk/compiler.mk mk/scorm.mk mk/formats.mk mk/runtime.mk mk/labs.mk mk/verify.mk mk/gpu.mk mk/gpubundle.mk mk/mpi.mk mk/fuzz.mk mk/bench.mk)
+# The fragments, each after the ones whose variables it reads at parse time
+# (a prerequisite list or a := is expanded as the fragment is read):
+include mk/grammar.mk       # LIBQZ, GEN_HEADERS: everything below links libqz
+include mk/compiler.mk      # QUIZC_SRCS (the link rule reads QUIZC_SRCS late: scorm.mk adds to it)
+include mk/scorm.mk         # SCORM_PKG_SRCS, from compiler.mk's emitters and the player
+include mk/formats.mk       # reads SCORM_PKG_SRCS
+include mk/runtime.mk       # LABRUN, RUNTIME_OBJS, RUNTIME_LIBS
+include mk/labs.mk          # reads LABRUN and RUNTIME_OBJS; LAB_OBJS, LAB_TABLE_OBJ
+include mk/verify.mk        # reads LAB_OBJS, LAB_TABLE_OBJ
+include mk/gpu.mk           # reads LABRUN and RUNTIME_CORE_OBJS; NVCC, HAVE_NCCL, CUDA_CPPFLAGS
+include mk/gpubundle.mk     # reads gpu.mk's
+include mk/mpi.mk           # reads gpu.mk's NVCC, HAVE_NCCL, CUDA_CPPFLAGS
+include mk/fuzz.mk          # reads every *_SRCS
+include mk/bench.mk         # reads RUNTIME_OBJS, LABRUN
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)

@@ -5,7 +5,7 @@
 # late, so it sees them.
 
 QUIZC_SRCS += compiler/main.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/lab_text.c compiler/output.c
-QUIZC_LIBS += $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+QUIZC_LIBS += $(XML_LIBS)
 
 all: $(BUILD)/quizc
 
@@ -16,7 +16,6 @@ $(BUILD)/quizc: $$(call obj,$$(QUIZC_SRCS)) $$(LIBQZ)
 
 # ---- Tests ------------------------------------------------------------------
 
-XML_LIBS := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 
 $(eval $(call criterion_test,test_check,tests/compiler/test_check.c tests/compiler/support.c compiler/check.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_labs,tests/compiler/test_labs.c tests/compiler/support.c,$(LIBQZ)))

@@ -16,9 +16,14 @@ LAB_OBJS  := $(call obj,$(LAB_SRCS))
 LAB_TABLE := $(BUILD)/gen/labs_table.c
 LAB_TABLE_OBJ := $(BUILD)/obj/gen/labs_table.o
 
-# The list of names is rewritten only when it changes, so the table is regenerated exactly then.
+# The list of names is rewritten only when it changes (its recipe always runs, but make
+# looks at its time again afterwards), so the table is regenerated exactly then.
 LAB_LIST  := $(BUILD)/gen/labs.list
-$(shell mkdir -p $(BUILD)/gen && (echo '$(LAB_NAMES)' | cmp -s - $(LAB_LIST) || echo '$(LAB_NAMES)' > $(LAB_LIST)))
+$(LAB_LIST): FORCE
+	@mkdir -p $(@D)
+	@echo '$(LAB_NAMES)' | cmp -s - $@ || echo '$(LAB_NAMES)' > $@
+.PHONY: FORCE
+FORCE:
 
 $(LAB_TABLE): $(LAB_LIST) mk/labs.mk
 	@mkdir -p $(@D)

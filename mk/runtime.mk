@@ -1,9 +1,6 @@
 # labrun: the lab runtime (ranks, communicators, devices, reports) and its tests.
 
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
-BLAS_LIBS   := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
-JSON_LIBS   := $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
-XML_LIBS    := $(or $(shell pkg-config --libs libxml-2.0 2>/dev/null),-lxml2)
 RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 
 # Ranks, communicators and devices.

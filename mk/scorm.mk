@@ -5,8 +5,7 @@
 PLAYER_FILES := $(sort $(wildcard compiler/player/*.html compiler/player/*.js compiler/player/*.css))
 PLAYER_GEN   := $(BUILD)/gen/player_res.c
 SCORM_SRCS   := compiler/emit_scorm.c compiler/manifest.c compiler/course_json.c compiler/zip.c
-SCORM_LIBS   := $(shell pkg-config --libs libzip jansson 2>/dev/null || echo -lzip -ljansson)
-XML_LIBS     ?= $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+SCORM_LIBS   := $(ZIP_LIBS) $(JSON_LIBS)
 
 # The generated table is compiled like any source (its object lands under
 # $(BUILD)/obj/$(BUILD)/gen).  LDLIBS, not only QUIZC_LIBS: every program
