@@ -12,6 +12,26 @@
 #include "labref.h"
 #include "util.h"
 
+/* ---- A manifest's declarations ------------------------------------------ */
+
+const struct ast_param *qz_lab_param(const struct ast_labdef *def, const char *name)
+{
+    for (size_t i = 0; def && i < def->params.n; i++)
+        if (strcmp(def->params.items[i].name, name) == 0)
+            return &def->params.items[i];
+    return NULL;
+}
+
+const struct ast_metric *qz_lab_metric(const struct ast_labdef *def, const char *name)
+{
+    for (size_t i = 0; def && i < def->metrics.n; i++)
+        if (strcmp(def->metrics.items[i].name, name) == 0)
+            return &def->metrics.items[i];
+    return NULL;
+}
+
+/* ---- Values --------------------------------------------------------------- */
+
 double qz_value_number(const struct ast_value *v)
 {
     return v->percent ? v->num / 100 : v->num;

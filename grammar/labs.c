@@ -54,22 +54,6 @@ struct ast_labdef *qz_load_lab(struct diag *d, const char *dir, const struct src
     return lab;
 }
 
-const struct ast_param *qz_lab_param(const struct ast_labdef *def, const char *name)
-{
-    for (size_t i = 0; def && i < def->params.n; i++)
-        if (strcmp(def->params.items[i].name, name) == 0)
-            return &def->params.items[i];
-    return NULL;
-}
-
-const struct ast_metric *qz_lab_metric(const struct ast_labdef *def, const char *name)
-{
-    for (size_t i = 0; def && i < def->metrics.n; i++)
-        if (strcmp(def->metrics.items[i].name, name) == 0)
-            return &def->metrics.items[i];
-    return NULL;
-}
-
 /* ---- Checking a reference ----------------------------------------------- */
 
 static const struct src_loc *value_loc(const struct ast_value *v, const struct src_loc *fallback)

@@ -22,13 +22,6 @@
 int qz_lex_raw(QZPSTYPE *lval, QZPLTYPE *lloc, void *scanner);
 
 /* Errors in one file after which its parse stops. */
-enum { LEX_MAX_ERRORS = 50 };
-
-/* Past the limit, the scanner's own floods (stray bytes) stay quiet until the parse stops. */
-bool lex_too_many(const struct lex_state *lx)
-{
-    return diag_errors(lx->d) - lx->errors_at_start >= LEX_MAX_ERRORS;
-}
 
 /* ---- Numbers and stray characters ------------------------------------- */
 

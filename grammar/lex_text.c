@@ -7,6 +7,14 @@
 
 #include "lex.h"
 
+enum { LEX_MAX_ERRORS = 50 };
+
+/* Past the limit, the scanner's own floods (stray bytes) stay quiet until the parse stops. */
+bool lex_too_many(const struct lex_state *lx)
+{
+    return diag_errors(lx->d) - lx->errors_at_start >= LEX_MAX_ERRORS;
+}
+
 /* ---- Positions ---------------------------------------------------------- */
 
 /*
