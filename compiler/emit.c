@@ -49,3 +49,10 @@ char emit_choice_id(size_t i)
     static const char ids[] = "abcdefghijklmnopqrstuvwxyz0123456789";
     return i < sizeof ids - 1 ? ids[i] : '\0';
 }
+
+void emit_files_move(struct emit_files *to, struct emit_files *from)
+{
+    for (size_t i = 0; i < from->files.n; i++)
+        VEC_PUSH(to->files, from->files.items[i]);
+    VEC_FREE(from->files);
+}

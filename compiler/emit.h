@@ -28,6 +28,8 @@ struct emit_files {
 };
 void emit_files_add(struct emit_files *fs, const char *name, const void *p, size_t n);
 void emit_files_free(struct emit_files *fs);
+/* Move every file of from to the end of to (from is left empty). */
+void emit_files_move(struct emit_files *to, struct emit_files *from);
 
 /*
  * The identifier of the i-th choice of a question (from 0, in source order):

@@ -60,9 +60,7 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
     emit_files_add(&fs, "imsmanifest.xml", buf.data, buf.len);
     membuf_free(&buf);
 
-    for (size_t i = 0; i < fs.files.n; i++)
-        VEC_PUSH(out->files, fs.files.items[i]);
-    VEC_FREE(fs.files);
+    emit_files_move(out, &fs);
     return 0;
 fail:
     membuf_free(&buf);
