@@ -269,7 +269,7 @@ static char *printed(const struct labtest *t)
     return text;
 }
 
-Test(bubble, with_a_gpu_per_stage_the_bubble_is_measured_on_the_timeline_not_replayed, .timeout = 60)
+Test(bubble, with_a_gpu_per_stage_the_bubble_is_measured_on_the_timeline_not_replayed)
 {
     fake_sharers = 1;
     const char *args[] = { "stages=3", "microbatches=4", "hidden=64", "batch=8", "steps=2", NULL };
@@ -285,7 +285,7 @@ Test(bubble, with_a_gpu_per_stage_the_bubble_is_measured_on_the_timeline_not_rep
     labtest_free(t);
 }
 
-Test(bubble, stages_sharing_one_gpu_say_so_and_replay_with_transfers_costed, .timeout = 60)
+Test(bubble, stages_sharing_one_gpu_say_so_and_replay_with_transfers_costed)
 {
     fake_sharers = -1;
     const char *args[] = { "stages=3", "microbatches=4", "hidden=64", "batch=8", "steps=2", NULL };
