@@ -43,6 +43,23 @@ static void *make_ref(struct dev *d, const struct ts_cfg *cfg, int tensor, int r
     return p;
 }
 
+/*
+ * The layer unsplit, in type t: Y = X A (column), X B (row) or gelu(X A) B
+ * (mlp, through Z).  The buffers a mode does not use may be NULL.
+ */
+static int layer(struct dev *d, enum dtype t, const struct ts_cfg *cfg, const void *X, const void *A,
+                 const void *B, void *Z, void *Y)
+{
+    int m = cfg->tokens, h = cfg->hidden, f = cfg->ffn;
+    if (cfg->mode == TS_COLUMN)
+        return dev_gemm(d, t, false, false, m, f, h, 1.0, X, h, A, f, 0.0, Y, f);
+    if (cfg->mode == TS_ROW)
+        return dev_gemm(d, t, false, false, m, h, f, 1.0, X, f, B, h, 0.0, Y, h);
+    int rc = dev_gemm(d, t, false, false, m, f, h, 1.0, X, h, A, f, 0.0, Z, f);
+    rc = rc ? rc : dev_gelu(d, t, (size_t)m * (size_t)f, Z, Z);
+    return rc ? rc : dev_gemm(d, t, false, false, m, h, f, 1.0, Z, f, B, h, 0.0, Y, h);
+}
+
 int ts_reference(struct dev *d, const struct ts_cfg *cfg, double *ref)
 {
     int m = cfg->tokens, h = cfg->hidden, f = cfg->ffn;
@@ -53,17 +70,8 @@ int ts_reference(struct dev *d, const struct ts_cfg *cfg, double *ref)
     void *Z = dev_alloc(d, (size_t)m * (size_t)f * sizeof(double), "reference");
     void *Y = dev_alloc(d, (size_t)m * (size_t)(cfg->mode == TS_COLUMN ? f : h) * sizeof(double), "reference");
     int rc = X && Z && Y && (A || cfg->mode == TS_ROW) && (B || cfg->mode == TS_COLUMN) ? 0 : -1;
-    if (rc == 0) {
-        if (cfg->mode == TS_COLUMN) {
-            rc = dev_gemm(d, t, false, false, m, f, h, 1.0, X, h, A, f, 0.0, Y, f);
-        } else if (cfg->mode == TS_ROW) {
-            rc = dev_gemm(d, t, false, false, m, h, f, 1.0, X, f, B, h, 0.0, Y, h);
-        } else {
-            rc = dev_gemm(d, t, false, false, m, f, h, 1.0, X, h, A, f, 0.0, Z, f);
-            rc = rc ? rc : dev_gelu(d, t, (size_t)m * (size_t)f, Z, Z);
-            rc = rc ? rc : dev_gemm(d, t, false, false, m, h, f, 1.0, Z, f, B, h, 0.0, Y, h);
-        }
-    }
+    if (rc == 0)
+        rc = layer(d, t, cfg, X, A, B, Z, Y);
     size_t ny = (size_t)m * (size_t)(cfg->mode == TS_COLUMN ? f : h);
     if (rc == 0)
         rc = dev_copy(d, ref, Y, ny * sizeof(double), DEV_D2H);
@@ -111,15 +119,7 @@ int ts_unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, double *c
     /* Warm once, then time. */
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
         double t0 = dev_clock(d);
-        if (cfg->mode == TS_COLUMN) {
-            rc = dev_gemm(d, t, false, false, m, f, h, 1.0, X, h, A, f, 0.0, Y, f);
-        } else if (cfg->mode == TS_ROW) {
-            rc = dev_gemm(d, t, false, false, m, h, f, 1.0, X, f, B, h, 0.0, Y, h);
-        } else {
-            rc = dev_gemm(d, t, false, false, m, f, h, 1.0, X, h, A, f, 0.0, Z, f);
-            rc = rc ? rc : dev_gelu(d, t, (size_t)m * (size_t)f, Z, Z);
-            rc = rc ? rc : dev_gemm(d, t, false, false, m, h, f, 1.0, Z, f, B, h, 0.0, Y, h);
-        }
+        rc = layer(d, t, cfg, X, A, B, Z, Y);
         *cpu = dev_clock(d) - t0;
     }
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
