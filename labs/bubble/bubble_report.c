@@ -28,6 +28,33 @@ static double median_kind(const struct bubble_cfg *cfg, const struct schedule *s
 }
 
 /*
+ * The replay's price of one forward (kind 'F') or backward ('B'): the median
+ * over the stages of each stage's own price (bubble.c's G_COST, the lower
+ * quartile of its GEMMs' times).  Every stage runs the same GEMMs on the same
+ * shapes, so what differs between stages is noise, and a critical path
+ * through p noisy stages would take the slowest of them; the spread,
+ * (max - min) / median over the stages, goes into *spread.
+ */
+static double pooled_cost(const struct schedule *sc, const double *all, size_t reclen, char kind, double *spread)
+{
+    double *v = xmalloc((size_t)sc->p * sizeof *v), lo = INFINITY, hi = -INFINITY;
+    for (int s = 0; s < sc->p; s++) {
+        v[s] = 0;
+        for (int j = 0; j < 2 * sc->m; j++)
+            if (sched_op(sc, s, j)->kind == kind) {
+                v[s] = all[reclen * (size_t)s + (size_t)j * G_N + G_COST];
+                break;
+            }
+        lo = fmin(lo, v[s]);
+        hi = fmax(hi, v[s]);
+    }
+    double med = lab_median(v, (size_t)sc->p);
+    *spread = med > 0 ? (hi - lo) / med : 0;
+    free(v);
+    return med;
+}
+
+/*
  * One transfer's wall time with the stages taking turns: the mean over the
  * operations that receive of their recv time, plus the same over those that
  * send of their send time.
@@ -113,11 +140,13 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     sched_build(&sc, cfg->kind, p, m);
     double *cost = xmalloc((size_t)p * (size_t)nops * sizeof *cost);
     double *wcost = xmalloc((size_t)p * (size_t)nops * sizeof *wcost);
-    double wall0 = INFINITY, wall1 = -INFINITY;
+    double wall0 = INFINITY, wall1 = -INFINITY, spread[2];
+    double price[2] = { pooled_cost(&sc, all, reclen, 'F', &spread[0]),
+                        pooled_cost(&sc, all, reclen, 'B', &spread[1]) };
     for (int s = 0; s < p; s++)
         for (int j = 0; j < nops; j++) {
             const double *g = all + reclen * (size_t)s + (size_t)j * G_N;
-            cost[(size_t)s * nops + j] = g[G_COST];
+            cost[(size_t)s * nops + j] = price[sched_op(&sc, s, j)->kind == 'B'];
             wcost[(size_t)s * nops + j] = g[G_WCOST];
             wall0 = fmin(wall0, g[G_T0]);
             wall1 = fmax(wall1, g[G_TEND]);
@@ -189,6 +218,8 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     lab_table_row(st, "bubble on the wall clock|%.4f|measured%s", bubble_wall,
                   sharers > 1 ? " (contended: stages share one GPU)"
                   : sharers == 0 && p > c->cores ? " (contended: ranks > cores)" : "");
+    lab_table_row(st, "stages' cost spread (fwd, bwd)|%.1f%%, %.1f%%|measured: (max - min) / median over the stages",
+                  100 * spread[0], 100 * spread[1]);
     lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
     lab_table_row(st, "step on the wall clock|%.3f ms|measured", 1e3 * step_wall);
 
@@ -253,9 +284,10 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                  "below");
     lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
-             "competed for a %s; an operation costs the lower quartile of the %s of its stage's "
-             "forward (or backward) GEMMs in those steps; the schedule is replayed in virtual time "
-             "with those costs, %s",
+             "competed for a %s; a forward (or backward) costs the median over the stages of the lower "
+             "quartile of the %s of each stage's forward (or backward) GEMMs in those steps (every "
+             "stage runs the same GEMMs, so how far the stages differ is noise: their spread is in the "
+             "step table); the schedule is replayed in virtual time with those costs, %s",
              cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s",
              sharers ? "GPU" : "core", clock,
              link > 0 ? "each transfer costing what the device copies between stages measured on the wall "
