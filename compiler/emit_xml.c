@@ -1,27 +1,23 @@
 /*
- * emit_xml.c — the course document (compiler/course.xsd) through libxml2's
- * xmlTextWriter, so every piece of author text is escaped by the writer and
+ * emit_xml.c — the course document (compiler/course.xsd) through the XML
+ * writer of xw.h, so every piece of author text is escaped by the writer and
  * never pasted in as markup.  The same course always gives the same bytes:
  * no timestamps, no paths of the machine that compiled it, numbers printed
  * in their shortest exact form.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/xmlwriter.h>
-
 #include "emit.h"
+#include "xw.h"
 
 #define COURSE_NS "urn:x-quizc:course:1"
 
 struct emitter {
-    xmlTextWriterPtr w;
-    xmlBufferPtr inner_buf;     /* write_tr's writer and its buffer, made once and reused */
-    xmlTextWriterPtr inner;
+    struct xw *w;
     struct diag *d;
     const struct ast_quiz *quiz;
     bool failed;            /* a string could not be written; keep going to report every one */
@@ -161,17 +157,17 @@ static bool xml_safe(struct emitter *e, const char *s, const struct src_loc *at,
 
 static void start(struct emitter *e, const char *name)
 {
-    xmlTextWriterStartElement(e->w, BAD_CAST name);
+    xw_start(e->w, name);
 }
 
 static void end(struct emitter *e)
 {
-    xmlTextWriterEndElement(e->w);
+    xw_end(e->w);
 }
 
 static void attr(struct emitter *e, const char *name, const char *value)
 {
-    xmlTextWriterWriteAttribute(e->w, BAD_CAST name, BAD_CAST value);
+    xw_attr(e->w, name, value);
 }
 
 static void attr_num(struct emitter *e, const char *name, double x)
@@ -180,32 +176,9 @@ static void attr_num(struct emitter *e, const char *name, double x)
     attr(e, name, fmt_num(buf, x));
 }
 
-/*
- * Character data.  What xmlTextWriterWriteString writes is its input passed
- * through xmlEncodeSpecialChars (a copy, made with malloc, of every string);
- * text with none of the characters that function changes is written as it
- * stands, the same bytes without the copy.  A bank's author text seldom has
- * any, and it was a tenth of writing the document.
- */
-static void text_to(xmlTextWriterPtr w, const char *s)
-{
-    size_t n = strcspn(s, "<>&\"\r");
-    if (s[n] == '\0' && n <= INT_MAX)
-        xmlTextWriterWriteRawLen(w, BAD_CAST s, (int)n);
-    else
-        xmlTextWriterWriteString(w, BAD_CAST s);
-}
-
-static void element_to(xmlTextWriterPtr w, const char *name, const char *content)
-{
-    xmlTextWriterStartElement(w, BAD_CAST name);
-    text_to(w, content);
-    xmlTextWriterEndElement(w);
-}
-
 static void element(struct emitter *e, const char *name, const char *content)
 {
-    element_to(e->w, name, content);
+    xw_element(e->w, name, content);
 }
 
 /* ---- Markdown as structure ---------------------------------------------- */
@@ -214,41 +187,37 @@ static const char *const span_element[] = {
     [MD_PLAIN] = NULL, [MD_CODE] = "code", [MD_EM] = "em", [MD_STRONG] = "strong", [MD_BREAK] = "br",
 };
 
-static void write_md(xmlTextWriterPtr w, const struct md_doc *doc)
+static void write_md(struct xw *w, const struct md_doc *doc)
 {
     for (size_t i = 0; i < doc->blocks.n; i++) {
         const struct md_block *b = &doc->blocks.items[i];
         if (b->kind == MD_CODEBLOCK) {
-            xmlTextWriterStartElement(w, BAD_CAST "pre");
+            xw_start(w, "pre");
             if (b->info && *b->info)
-                xmlTextWriterWriteAttribute(w, BAD_CAST "lang", BAD_CAST b->info);
-            text_to(w, b->code ? b->code : "");
-            xmlTextWriterEndElement(w);
+                xw_attr(w, "lang", b->info);
+            xw_text(w, b->code ? b->code : "");
+            xw_end(w);
             continue;
         }
-        xmlTextWriterStartElement(w, BAD_CAST "p");
+        xw_start(w, "p");
         for (size_t j = 0; j < b->spans.n; j++) {
             const struct md_span *s = &b->spans.items[j];
             if (s->kind == MD_PLAIN) {
-                text_to(w, s->text ? s->text : "");
+                xw_text(w, s->text ? s->text : "");
             } else if (s->kind == MD_BREAK) {
-                xmlTextWriterStartElement(w, BAD_CAST "br");
-                xmlTextWriterEndElement(w);
+                xw_start(w, "br");
+                xw_end(w);
             } else {
-                element_to(w, span_element[s->kind], s->text ? s->text : "");
+                xw_element(w, span_element[s->kind], s->text ? s->text : "");
             }
         }
-        xmlTextWriterEndElement(w);
+        xw_end(w);
     }
 }
 
 /*
- * One <text> for a translation.  Its mixed content goes through a writer of
- * its own with indentation off: the outer writer would indent inside
- * paragraphs and so change the text.  The result is the writer's own
- * (escaped) output, spliced in whole.  That writer is made once per document
- * and emptied after each use: a bank has millions of translations, and a new
- * writer for each cost as much as writing them.
+ * One <text> for a translation.  Its content is mixed: no indentation
+ * inside it, which would change the text.
  */
 static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *what)
 {
@@ -258,14 +227,8 @@ static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *wha
     if (tr->lang)
         attr(e, "xml:lang", tr->lang);
     if (tr->doc.blocks.n > 0) {
-        if (!e->inner) {
-            e->inner_buf = xmlBufferCreate();
-            e->inner = xmlNewTextWriterMemory(e->inner_buf, 0);
-        }
-        write_md(e->inner, &tr->doc);
-        xmlTextWriterFlush(e->inner);
-        xmlTextWriterWriteRawLen(e->w, xmlBufferContent(e->inner_buf), xmlBufferLength(e->inner_buf));
-        xmlBufferEmpty(e->inner_buf);
+        xw_mixed(e->w);
+        write_md(e->w, &tr->doc);
     }
     end(e);
 }
@@ -399,7 +362,7 @@ static void write_snippet(struct emitter *e, const struct ast_snippet *s)
     const char *lang = snippet_lang(s->file);
     if (lang)
         attr(e, "lang", lang);
-    text_to(e->w, s->code ? s->code : "");
+    xw_text(e->w, s->code ? s->code : "");
     end(e);
 }
 
@@ -472,11 +435,8 @@ int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void 
         return -1;
     }
     int errors_before = diag_errors(d);
-    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(write, NULL, ctx, NULL);
-    struct emitter e = { .w = xmlNewTextWriter(ob), .d = d, .quiz = quiz };
-    xmlTextWriterSetIndent(e.w, 1);
-    xmlTextWriterSetIndentString(e.w, BAD_CAST "  ");
-    xmlTextWriterStartDocument(e.w, "1.0", "UTF-8", NULL);
+    struct emitter e = { .w = xw_new(write, ctx, true), .d = d, .quiz = quiz };
+    xw_declaration(e.w);
 
     start(&e, "course");
     attr(&e, "xmlns", COURSE_NS);
@@ -501,12 +461,8 @@ int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void 
         write_question(&e, c->questions.items[i]);
     end(&e);
     end(&e);
-    int rc = xmlTextWriterEndDocument(e.w);
-    xmlFreeTextWriter(e.w);     /* flushes into out, and frees ob */
-    if (e.inner) {
-        xmlFreeTextWriter(e.inner);
-        xmlBufferFree(e.inner_buf);
-    }
+    int rc = xw_finish(e.w);
+    xw_free(e.w);
 
     if (rc < 0 && !e.failed) {
         if (diag_errors(d) == errors_before)    /* a failing write may have said why */

@@ -4,7 +4,7 @@
 # QUIZC_LIBS (mk/scorm.mk, read after this file); the link rule expands both
 # late, so it sees them.
 
-QUIZC_SRCS += compiler/main.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/lab_text.c compiler/output.c
+QUIZC_SRCS += compiler/main.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c
 QUIZC_LIBS += $(XML_LIBS)
 
 all: $(BUILD)/quizc
@@ -19,7 +19,7 @@ $(BUILD)/quizc: $$(call obj,$$(QUIZC_SRCS)) $$(LIBQZ)
 
 $(eval $(call criterion_test,test_check,tests/compiler/test_check.c tests/compiler/support.c compiler/check.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_labs,tests/compiler/test_labs.c tests/compiler/support.c,$(LIBQZ)))
-$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/emit.c compiler/emit_xml.c,$(LIBQZ),$(XML_LIBS)))
+$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/emit.c compiler/emit_xml.c compiler/xw.c,$(LIBQZ),$(XML_LIBS)))
 $(eval $(call criterion_test,test_output,tests/compiler/test_output.c compiler/output.c compiler/emit.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_cli,tests/compiler/test_cli.c grammar/util.c,,))
 
@@ -39,3 +39,21 @@ install: $$(INSTALL_BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(INSTALL_MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# ---- The XML writer held against xmlTextWriter ------------------------------
+#
+# quizc-libxml is quizc with xw_libxml.c in place of xw.c: the course document
+# written by libxml2's xmlTextWriter.  xw-same.sh compiles every quiz of the
+# tree with both and wants the same bytes, each valid against course.xsd.
+
+$(BUILD)/tests/quizc-libxml: $$(call obj,$$(filter-out compiler/xw.c,$$(QUIZC_SRCS)) compiler/xw_libxml.c) $$(LIBQZ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(QUIZC_LIBS) $(XML_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/xw-same.sh: mk/compiler.mk | $(BUILD)/quizc $(BUILD)/tests/quizc-libxml $(BUILD)/bench/bin/gen_bank
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec tests/compiler/xw_same.sh %s\n' $(BUILD) > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/xw-same.sh
+check: $(BUILD)/tests/xw-same.sh

@@ -1,0 +1,231 @@
+/*
+ * xw.c — the XML writer of xw.h, writing its bytes itself.  A document is a
+ * stream of small pieces (a tag, an attribute, a translation's text); they
+ * go into one fixed buffer, which goes to the caller's write function when
+ * full and at the end, so the cost of a piece is the copy of its bytes.
+ *
+ * The layout rules are xmlTextWriter's with indentation on: an element
+ * starts on a line of its own, indented two spaces per level; its start tag
+ * is closed by its first child (then a newline) or its first text (no
+ * newline); an element with no content is <name/>; an end tag is indented
+ * only when the element's last content was an element; every tag ends its
+ * line.  Inside mixed content (xw_mixed) nothing is indented or broken.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "xw.h"
+
+enum { XW_BUF = 64 * 1024 };
+
+struct level {
+    const char *name;
+    bool open;                  /* its start tag still waits for its '>' */
+    bool mixed;                 /* xw_mixed was called on it */
+};
+
+struct xw {
+    emit_write_fn write;
+    void *ctx;
+    bool indent;
+    bool doindent;              /* the next end tag goes on an indented line */
+    int mixed;                  /* open elements in mixed content (no layout) */
+    bool failed;
+    struct level *stack;
+    size_t depth, cap;
+    size_t n;
+    char buf[XW_BUF];
+};
+
+struct xw *xw_new(emit_write_fn write, void *ctx, bool indent)
+{
+    struct xw *w = xmalloc(sizeof *w);
+    *w = (struct xw){ .write = write, .ctx = ctx, .indent = indent, .doindent = true };
+    return w;
+}
+
+static void flush(struct xw *w)
+{
+    if (w->n && !w->failed && w->write(w->ctx, w->buf, (int)w->n) != (int)w->n)
+        w->failed = true;
+    w->n = 0;
+}
+
+static void put(struct xw *w, const char *p, size_t len)
+{
+    if (w->failed)
+        return;
+    if (w->n + len > sizeof w->buf) {
+        flush(w);
+        /* A piece bigger than the buffer goes straight out, in pieces the write function can take. */
+        while (len > sizeof w->buf && !w->failed) {
+            if (w->write(w->ctx, p, XW_BUF) != XW_BUF)
+                w->failed = true;
+            p += XW_BUF;
+            len -= XW_BUF;
+        }
+        if (w->failed)
+            return;
+    }
+    memcpy(w->buf + w->n, p, len);
+    w->n += len;
+}
+
+static void puts_(struct xw *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
+static bool layout(const struct xw *w)
+{
+    return w->indent && w->mixed == 0;
+}
+
+static void indent(struct xw *w, size_t levels)
+{
+    static const char spaces[] = "                                                                ";
+    while (levels > 0) {
+        size_t k = levels * 2 < sizeof spaces - 1 ? levels * 2 : sizeof spaces - 1;
+        put(w, spaces, k);
+        levels -= k / 2;
+    }
+}
+
+/* Close the top element's start tag, if open, because content follows: a newline only before an element. */
+static void close_start(struct xw *w, bool element_follows)
+{
+    if (w->depth == 0 || !w->stack[w->depth - 1].open)
+        return;
+    w->stack[w->depth - 1].open = false;
+    put(w, ">", 1);
+    if (element_follows && layout(w))
+        put(w, "\n", 1);
+}
+
+void xw_declaration(struct xw *w)
+{
+    puts_(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+}
+
+void xw_start(struct xw *w, const char *name)
+{
+    close_start(w, true);
+    if (w->depth == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
+    }
+    w->stack[w->depth++] = (struct level){ .name = name, .open = true };
+    if (layout(w))
+        indent(w, w->depth - 1);
+    put(w, "<", 1);
+    puts_(w, name);
+}
+
+/* s with the characters of set (all ASCII) written as the references of ref. */
+static void escaped(struct xw *w, const char *s, const char *set)
+{
+    for (;;) {
+        size_t k = strcspn(s, set);
+        put(w, s, k);
+        s += k;
+        const char *r;
+        switch (*s) {
+        case '\0': return;
+        case '&': r = "&amp;"; break;
+        case '<': r = "&lt;"; break;
+        case '>': r = "&gt;"; break;
+        case '"': r = "&quot;"; break;
+        case '\r': r = "&#13;"; break;
+        case '\n': r = "&#10;"; break;
+        default: r = "&#9;"; break;     /* tab */
+        }
+        puts_(w, r);
+        s++;
+    }
+}
+
+void xw_attr(struct xw *w, const char *name, const char *value)
+{
+    if (w->depth == 0 || !w->stack[w->depth - 1].open) {
+        w->failed = true;       /* an attribute after content: a bug in the caller, never valid output */
+        return;
+    }
+    put(w, " ", 1);
+    puts_(w, name);
+    put(w, "=\"", 2);
+    escaped(w, value, "&<>\"\r\n\t");
+    put(w, "\"", 1);
+}
+
+void xw_text(struct xw *w, const char *s)
+{
+    close_start(w, false);
+    if (layout(w))
+        w->doindent = false;
+    escaped(w, s, "&<>\"\r");
+}
+
+void xw_mixed(struct xw *w)
+{
+    close_start(w, false);
+    if (w->indent)
+        w->doindent = false;
+    if (w->depth > 0 && !w->stack[w->depth - 1].mixed) {
+        w->stack[w->depth - 1].mixed = true;
+        w->mixed++;
+    }
+}
+
+void xw_end(struct xw *w)
+{
+    if (w->depth == 0) {
+        w->failed = true;
+        return;
+    }
+    struct level *top = &w->stack[w->depth - 1];
+    if (top->mixed)
+        w->mixed--;
+    bool lay = layout(w);
+    if (top->open) {
+        put(w, "/>", 2);
+        if (lay)
+            w->doindent = true;
+    } else {
+        if (lay && w->doindent)
+            indent(w, w->depth - 1);
+        if (lay)
+            w->doindent = true;
+        put(w, "</", 2);
+        puts_(w, top->name);
+        put(w, ">", 1);
+    }
+    if (lay)
+        put(w, "\n", 1);
+    w->depth--;
+}
+
+void xw_element(struct xw *w, const char *name, const char *text)
+{
+    xw_start(w, name);
+    xw_text(w, text);
+    xw_end(w);
+}
+
+int xw_finish(struct xw *w)
+{
+    while (w->depth > 0 && !w->failed)
+        xw_end(w);
+    if (!w->indent)
+        put(w, "\n", 1);
+    flush(w);
+    return w->failed ? -1 : 0;
+}
+
+void xw_free(struct xw *w)
+{
+    if (!w)
+        return;
+    free(w->stack);
+    free(w);
+}
