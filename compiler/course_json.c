@@ -64,8 +64,12 @@ static json_t *text_json(const struct ast_text *t, const struct langs *ls)
     for (size_t i = 0; i < ls->n; i++) {
         /* A neutral quiz has one pseudo-language whose lookup takes the neutral string. */
         const struct ast_tr *tr = ast_text_get(t, strcmp(ls->tags[i], "und") ? ls->tags[i] : NULL);
-        if (tr)
-            json_object_set_new(o, ls->tags[i], md_json(&tr->doc));
+        if (tr) {
+            struct md_doc doc = { 0 };
+            md_parse(tr->raw, &doc);
+            json_object_set_new(o, ls->tags[i], md_json(&doc));
+            md_doc_clear(&doc);
+        }
     }
     return o;
 }

@@ -226,10 +226,13 @@ static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *wha
     start(e, "text");
     if (tr->lang)
         attr(e, "xml:lang", tr->lang);
-    if (tr->doc.blocks.n > 0) {
+    struct md_doc doc = { 0 };
+    md_parse(tr->raw, &doc);
+    if (doc.blocks.n > 0) {
         xw_mixed(e->w);
-        write_md(e->w, &tr->doc);
+        write_md(e->w, &doc);
     }
+    md_doc_clear(&doc);
     end(e);
 }
 

@@ -133,11 +133,20 @@ static void each_lang(struct render *r, struct membuf *b, render_fn fn, const vo
     }
 }
 
+/* A translation's Markdown as HTML, parsed for this once; nothing for NULL. */
+static void render_tr(struct render *r, struct membuf *b, const struct ast_tr *tr)
+{
+    if (!tr)
+        return;
+    struct md_doc doc = { 0 };
+    md_parse(tr->raw, &doc);
+    render_md(r, b, &doc);
+    md_doc_clear(&doc);
+}
+
 static void text_in(struct render *r, struct membuf *b, const void *what, const char *lang)
 {
-    const struct ast_tr *tr = ast_text_get(what, lang);
-    if (tr)
-        render_md(r, b, &tr->doc);
+    render_tr(r, b, ast_text_get(what, lang));
 }
 
 void render_text(struct render *r, struct membuf *b, const struct ast_text *t)
@@ -157,12 +166,15 @@ static void block_in(struct render *r, struct membuf *b, const struct ast_text *
     const struct ast_tr *tr = ast_text_get(t, lang);
     if (!tr)
         return;
-    bool inline_one = tr->doc.blocks.n == 1 && tr->doc.blocks.items[0].kind == MD_PARAGRAPH;
+    struct md_doc doc = { 0 };
+    md_parse(tr->raw, &doc);
+    bool inline_one = doc.blocks.n == 1 && doc.blocks.items[0].kind == MD_PARAGRAPH;
     if (inline_one)
         put(b, "<p>");
-    render_md(r, b, &tr->doc);
+    render_md(r, b, &doc);
     if (inline_one)
         put(b, "</p>");
+    md_doc_clear(&doc);
 }
 
 static void para(struct render *r, struct membuf *b, const char *s)
@@ -261,9 +273,7 @@ static void unit_in(struct render *r, struct membuf *b, const void *what, const 
     put(b, "<p>");
     render_escaped(r, b, labtext_word(LABTEXT_UNIT, lang));
     put(b, ": ");
-    const struct ast_tr *tr = ast_text_get(q->unit, lang);
-    if (tr)
-        render_md(r, b, &tr->doc);
+    render_tr(r, b, ast_text_get(q->unit, lang));
     put(b, "</p>");
 }
 

@@ -30,9 +30,11 @@ char *scorm_plain_text(const struct ast_text *t, const char *lang)
 {
     struct membuf b = { 0 };
     const struct ast_tr *tr = ast_text_get(t, lang);
+    struct md_doc doc = { 0 };
     if (tr) {
-        for (size_t i = 0; i < tr->doc.blocks.n; i++) {
-            const struct md_block *blk = &tr->doc.blocks.items[i];
+        md_parse(tr->raw, &doc);
+        for (size_t i = 0; i < doc.blocks.n; i++) {
+            const struct md_block *blk = &doc.blocks.items[i];
             if (i > 0)
                 membuf_append(&b, " ", 1);
             if (blk->kind == MD_CODEBLOCK) {
@@ -42,6 +44,7 @@ char *scorm_plain_text(const struct ast_text *t, const char *lang)
             for (size_t k = 0; k < blk->spans.n; k++)
                 append_clean(&b, blk->spans.items[k].kind == MD_BREAK ? " " : blk->spans.items[k].text);
         }
+        md_doc_clear(&doc);
     }
     membuf_append(&b, "", 1);
     return (char *)b.data;

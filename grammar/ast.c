@@ -26,7 +26,6 @@ void ast_tr_clear(struct ast_tr *tr)
     if (!tr) return;
     free(tr->lang);
     free(tr->raw);
-    md_doc_clear(&tr->doc);
     tr->lang = tr->raw = NULL;
 }
 

@@ -52,11 +52,15 @@ struct md_doc {
 
 /* ---- Localized text ----------------------------------------------------- */
 
-/* One string of a TEXT: the raw (unescaped) string and its parsed Markdown. */
+/*
+ * One string of a TEXT: the raw (unescaped) string.  Its Markdown is parsed
+ * where it is written out (md_parse), not kept in the tree: a bank has
+ * millions of translations, and their parsed form took more memory than
+ * the source.
+ */
 struct ast_tr {
     char *lang;             /* BCP 47 tag, or NULL for a language-neutral string */
     char *raw;              /* the string value after escapes and """ dedent */
-    struct md_doc doc;      /* raw parsed as the Markdown subset */
     struct src_loc loc;     /* the string literal (or "tag: string" entry) */
 };
 
@@ -299,7 +303,7 @@ const struct ast_tr *ast_text_get(const struct ast_text *t, const char *lang);
 /*
  * Parse the Markdown subset of raw into d (d is cleared first).  A text that
  * is one plain paragraph keeps raw itself as its span (borrowed), so raw must
- * outlive d: an ast_tr holds both and frees them together.
+ * outlive d.  raw may be NULL (an empty document).
  */
 void md_parse(const char *raw, struct md_doc *d);
 

@@ -254,9 +254,7 @@ void b_hdr_passing(struct build_state *b, const struct src_loc *kw, struct ast_v
 
 static struct ast_tr make_tr(char *lang, char *raw, const struct src_loc *loc)
 {
-    struct ast_tr tr = { .lang = lang, .raw = raw, .loc = *loc };
-    md_parse(raw, &tr.doc);
-    return tr;
+    return (struct ast_tr){ .lang = lang, .raw = raw, .loc = *loc };
 }
 
 /* text: STRING */

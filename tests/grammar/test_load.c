@@ -157,9 +157,12 @@ Test(load, a_quiz_with_every_construct_loads_without_error)
     cr_assert_eq(q->shuffle, SHUFFLE_CHOICES);
     cr_assert_eq(q->passing, 70);
     const struct ast_tr *intro = ast_text_get(q->intro, "id");
-    cr_assert_eq(intro->doc.blocks.n, 2);
-    cr_assert_eq(intro->doc.blocks.items[1].kind, MD_CODEBLOCK);
-    cr_assert_str_eq(intro->doc.blocks.items[1].code, "int x = 1;");
+    struct md_doc doc = { 0 };
+    md_parse(intro->raw, &doc);
+    cr_assert_eq(doc.blocks.n, 2);
+    cr_assert_eq(doc.blocks.items[1].kind, MD_CODEBLOCK);
+    cr_assert_str_eq(doc.blocks.items[1].code, "int x = 1;");
+    md_doc_clear(&doc);
 
     const char *ids[] = { "s1", "m1", "middle", "leaf", "after-leaf", "t1", "n1", "n2", "x1" };
     enum ast_qkind kinds[] = { Q_SINGLE, Q_MULTIPLE, Q_NUMERIC, Q_MULTIPLE, Q_TEXT, Q_TRUEFALSE, Q_NUMERIC,

@@ -97,10 +97,14 @@ Test(parser, a_single_string_is_language_neutral_text_parsed_as_markdown)
     cr_assert(t->neutral);
     cr_assert_eq(t->trs.n, 1);
     cr_assert_null(t->trs.items[0].lang);
-    cr_assert_eq(t->trs.items[0].doc.blocks.n, 1);
-    cr_assert_eq(t->trs.items[0].doc.blocks.items[0].spans.n, 4);
-    cr_assert_eq(t->trs.items[0].doc.blocks.items[0].spans.items[1].kind, MD_EM);
-    cr_assert_eq(t->trs.items[0].doc.blocks.items[0].spans.items[3].kind, MD_CODE);
+    cr_assert_str_eq(t->trs.items[0].raw, "The *bubble* in `gpipe`");
+    struct md_doc doc = { 0 };
+    md_parse(t->trs.items[0].raw, &doc);
+    cr_assert_eq(doc.blocks.n, 1);
+    cr_assert_eq(doc.blocks.items[0].spans.n, 4);
+    cr_assert_eq(doc.blocks.items[0].spans.items[1].kind, MD_EM);
+    cr_assert_eq(doc.blocks.items[0].spans.items[3].kind, MD_CODE);
+    md_doc_clear(&doc);
 }
 
 Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
