@@ -2,7 +2,7 @@
  * gen_bank.c — write one question bank twice: as a .qz quiz and as Moodle
  * GIFT, so quizc and a GIFT parser can be timed on the same questions.
  *
- *   gen_bank [-n N] [-s SEED] OUT.qz OUT.gift
+ *   gen_bank [-n N] [-s SEED] [-m] OUT.qz OUT.gift
  *
  * N questions (default 100 000) of every kind (single 40%, multiple 20%,
  * truefalse 15%, numeric 10%, text 15%), each text in Indonesian and English.
@@ -14,13 +14,19 @@
  * GIFT has no localized text; Moodle's multilang filter reads one
  * <span lang="xx" class="multilang"> per language, which is what a bank
  * exported from a bilingual Moodle course holds, so both languages travel in
- * each GIFT text too.  The output is a function of N and SEED alone.
+ * each GIFT text too.  With -m the bank is in English alone: every text one
+ * language-neutral string, a bank of another shape (half the strings, no
+ * language blocks) for the same questions.  The output is a function of N,
+ * SEED and -m alone.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* -m: English only, neutral strings. */
+static int mono;
 
 /* xorshift64*: deterministic across libcs, unlike rand(). */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -121,9 +127,14 @@ static void qz_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* KEYWORD { id: "..." en: "..." } on one line. */
+/* KEYWORD { id: "..." en: "..." } on one line; KEYWORD "..." with -m. */
 static void qz_text(FILE *f, const char *indent, const char *kw, const struct text *t)
 {
+    if (mono) {
+        fprintf(f, "%s%s ", indent, kw);
+        qz_string(f, t->s[L_EN]);
+        return;
+    }
     fprintf(f, "%s%s { id: ", indent, kw);
     qz_string(f, t->s[L_ID]);
     fputs(" en: ", f);
@@ -146,6 +157,10 @@ static void gift_escaped(FILE *f, const char *s)
 static void gift_text(FILE *f, const struct text *t)
 {
     static const char *const tag[NLANG] = { "id", "en" };
+    if (mono) {
+        gift_escaped(f, t->s[L_EN]);
+        return;
+    }
     for (int l = 0; l < NLANG; l++) {
         fprintf(f, "<span lang\\=\"%s\" class\\=\"multilang\">", tag[l]);
         gift_escaped(f, t->s[l]);
@@ -274,7 +289,7 @@ static void write_question(FILE *qz, FILE *gift, long id)
 
 static void usage(FILE *f)
 {
-    fputs("usage: gen_bank [-n N] [-s SEED] OUT.qz OUT.gift\n", f);
+    fputs("usage: gen_bank [-n N] [-s SEED] [-m] OUT.qz OUT.gift\n", f);
 }
 
 static FILE *open_out(const char *path)
@@ -300,6 +315,8 @@ int main(int argc, char **argv)
             rng_state ^= strtoull(argv[++i], NULL, 10) * 0x100000001B3ull;
             if (!rng_state)
                 rng_state = 1;
+        } else if (!strcmp(argv[i], "-m")) {
+            mono = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -315,10 +332,11 @@ int main(int argc, char **argv)
     FILE *qz = open_out(argv[i]), *gift = open_out(argv[i + 1]);
 
     fputs("# A generated question bank for benchmarks: gen_bank\n"
-          "quiz bank {\n"
-          "    title { id: \"Bank soal paralelisme\" en: \"Parallelism question bank\" }\n"
-          "    languages id, en\n"
-          "    feedback on-submit\n"
+          "quiz bank {\n", qz);
+    fputs(mono ? "    title \"Parallelism question bank\"\n"
+               : "    title { id: \"Bank soal paralelisme\" en: \"Parallelism question bank\" }\n"
+                 "    languages id, en\n", qz);
+    fputs("    feedback on-submit\n"
           "    passing 60%\n", qz);
     fputs("// A generated question bank for benchmarks: gen_bank\n"
           "$CATEGORY: bank\n\n", gift);
