@@ -20,8 +20,6 @@
 //                              column-parallel GEMM + all-gather over N ranks
 //   allreduce_vs_mpi           the smallest, over 1-64 MiB, of threads busbw /
 //                              Open MPI busbw (its faster of in place and out of place)
-//   bubble_abs_error           max |bubble_fraction - (p-1)/(m+p-1)| over
-//                              p in {2,4}, m in {4,8,16}, gpipe and 1f1b
 //   schedule_overhead_us       zero-work GPipe step / (m + p - 1): the time one
 //                              micro-batch's forward and backward hand-offs on
 //                              one stage add to the critical path
@@ -87,19 +85,6 @@ const arRows = labs.allreduce_threads.sizes.map((t) => {
     };
 });
 
-const bubble = [];
-for (const sched of ["gpipe", "1f1b"])
-    for (const p of [2, 4])
-        for (const m of [4, 8, 16]) {
-            const f = `bubble_${sched}_p${p}_m${m}.json`;
-            if (!existsSync(join(dir, f)))
-                continue;
-            const r = load(f);
-            const formula = (p - 1) / (m + p - 1);
-            const measured = r.metrics.bubble_fraction;
-            bubble.push({ schedule: sched, p, m, measured, formula, abs_error: Math.abs(measured - formula) });
-        }
-
 const ts = labs.tensor_split;
 const results = {
     quizc_check_vs_gift_pegjs: checkVsGift,
@@ -108,7 +93,6 @@ const results = {
     quizc_seed_scorm_ms: seedMs,
     tensor_split_vs_openblas: ts.openblas_s / ts.split_s,
     allreduce_vs_mpi: min(arRows.map((r) => r.ratio)),
-    bubble_abs_error: bubble.length ? max(bubble.map((b) => b.abs_error)) : null,
     schedule_overhead_us: labs.pipeline_zero_work.per_microbatch_per_stage_us,
     raw: {
         machine,
@@ -143,7 +127,6 @@ const results = {
         allreduce: { ranks: labs.allreduce_threads.ranks, sizes: arRows,
                      threads: labs.allreduce_threads, mpi },
         tensor_split: ts,
-        bubble,
         pipeline_zero_work: labs.pipeline_zero_work,
         pipeline_zero_work_p4: existsSync(join(dir, "labs_p4.json")) ? load("labs_p4.json").pipeline_zero_work : null,
         load_average: { start: machine.loadavg, end: loadEnd },
@@ -172,8 +155,6 @@ const rows = [
     ["allreduce_vs_mpi", f(results.allreduce_vs_mpi), ">= 1.0", results.allreduce_vs_mpi >= 1.0,
      arRows.map((r) => `${r.bytes >> 20}M ${f(r.threads_busbw_gbs, 1)}/${f(r.mpi_busbw_gbs, 1)}`).join(", ") +
      ` GB/s; memcpy ${f(labs.memcpy.one_thread_gbs, 1)} GB/s`],
-    ["bubble_abs_error", f(results.bubble_abs_error, 4), "<= 0.02",
-     results.bubble_abs_error !== null && results.bubble_abs_error <= 0.02, `${bubble.length} runs`],
     ["schedule_overhead_us", f(results.schedule_overhead_us), "<= 10", results.schedule_overhead_us <= 10,
      `zero-work gpipe p=${labs.pipeline_zero_work.stages} m=${labs.pipeline_zero_work.microbatches}`],
 ];

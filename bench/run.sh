@@ -76,14 +76,4 @@ ranks=$(nproc)
 say "Open MPI MPI_Allreduce, $ranks ranks"
 mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$bin/bench_mpi_allreduce" -o "$out/mpi.json"
 
-say "bubble lab: p in 2 4, m in 4 8 16, gpipe and 1f1b"
-for sched in gpipe 1f1b; do
-    for p in 2 4; do
-        for m in 4 8 16; do
-            "$labrun" labs/bubble --stages "$p" --microbatches "$m" --schedule "$sched" \
-                --steps 5 --json "$out/bubble_${sched}_p${p}_m${m}.json" > /dev/null
-        done
-    done
-done
-
 node bench/report.mjs "$out"
