@@ -163,7 +163,9 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     replay_run(&sc, cost, link, &rp);
 
     /* ---- per stage ---- */
-    struct lab_table *t = lab_table_new(c, "per stage (per-operation CPU times measured, busy/idle replayed, wall measured)",
+    struct lab_table *t = lab_table_new(c, c->dev->ops->clock
+        ? "per stage (per-operation device times measured, busy/idle replayed, wall measured)"
+        : "per stage (per-operation CPU times measured, busy/idle replayed, wall measured)",
         "stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|peak act KiB");
     double step_wall = wall1 - wall0, wall_busy_total = 0;
     int peak_held = 0, held_ok = 1;

@@ -234,7 +234,7 @@ fi
 if [ $smi_rc -eq 0 ]; then
     smi_cuda=$(nvidia-smi 2>/dev/null | grep -oE 'CUDA Version: *[0-9.]+' | head -1)
     record "nvidia-smi" PASS 0 10 "$(printf '%s' "$smi" | head -1), ${smi_cuda:-CUDA version not shown}" ""
-    machine="$machine; $(printf '%s' "$smi" | cut -d, -f2 | sort | uniq -c | sed -E 's/^ +//' | paste -sd';' -)"
+    machine="$machine; $(printf '%s' "$smi" | cut -d, -f2 | sed -E 's/^ +//' | sort | uniq -c | sed -E 's/^ +//; s/^([0-9]+) /\1 x /' | paste -sd';' -)"
 else
     record "nvidia-smi" SKIP 0 10 "$(printf '%s' "$smi" | head -1 | cut -c1-200)" ""
 fi
@@ -302,6 +302,8 @@ for lab in tensor-split bubble; do
     step "lab $lab, $nr ranks (nccl, NCCL_P2P_DIRECT_DISABLE=1)" 90 nccl env NCCL_DEBUG=WARN NCCL_P2P_DIRECT_DISABLE=1 "$labrun" "$labs/$lab" $(lab_args "$lab" $nr) --backend cuda --json "$out/logs/$lab.nccl-p2p-off.json"
 done
 step "bubble 1f1b, 8 stages on GPU 0 (shared)" 90 gpu $shared "$labrun" "$labs/bubble" --stages 8 --microbatches 16 --schedule 1f1b --backend cuda --json "$out/logs/bubble.1f1b.shared.json"
+# Stages heavy enough that the GEMMs, not the copies between them, set the bubble.
+step "bubble gpipe, 4 stages, hidden 4096, batch 1024 on GPU 0 (shared)" 90 gpu $shared "$labrun" "$labs/bubble" --stages 4 --microbatches 8 --hidden 4096 --batch 1024 --schedule gpipe --backend cuda --json "$out/logs/bubble.big.shared.json"
 twin="bubble 1f1b, 8 stages on GPU 0 (shared)" \
 step "bubble 1f1b, 8 stages, a GPU each (nccl)" 90 nccl env NCCL_DEBUG=WARN "$labrun" "$labs/bubble" --stages "$nr" --microbatches 16 --schedule 1f1b --backend cuda --json "$out/logs/bubble.1f1b.nccl.json"
 
@@ -377,9 +379,25 @@ fi
         awk -v h=$H -v r="$tr" -v t=$T -v c="$(metric "$f" compute_ms)" -v m="$(metric "$f" comm_ms)" \
             -v u="$(metric "$f" unsplit_ms)" -v pk="${peak:-0}" 'BEGIN {
             fl = 2 * 2 * t * h * 4 * h; s = c + m
-            printf "| %d | %d | %.3f | %.3f | %.2f | %.0f | %.0f | %s |\n", h, r, s, u, u > 0 ? s / u : 0,
-                   s > 0 ? fl / (s * 1e-3) / 1e9 : 0, u > 0 ? fl / (u * 1e-3) / 1e9 : 0,
-                   pk > 0 && u > 0 ? sprintf("%.0f%%", 100 * fl / (u * 1e-3) / 1e9 / pk) : "-" }'
+            # Every comparison in parentheses: a bare ">" in printf'"'"'s arguments is a redirection.
+            ratio = (u > 0) ? s / u : 0
+            sg = (s > 0) ? fl / (s * 1e-3) / 1e9 : 0
+            ug = (u > 0) ? fl / (u * 1e-3) / 1e9 : 0
+            pct = (pk > 0 && u > 0) ? sprintf("%.0f%%", 100 * ug / pk) : "-"
+            printf "| %d | %d | %.3f | %.3f | %.2f | %.0f | %.0f | %s |\n", h, r, s, u, ratio, sg, ug, pct }'
+    done
+    echo
+    echo "## Bubble on the GPU (replayed from CUDA-event times; formula modelled; wall measured)"
+    echo
+    echo "| run | bubble (replayed) | formula | bubble on the wall clock | forward ms | backward ms |"
+    echo "|---|---|---|---|---|---|"
+    for b in bubble.shared:"gpipe p=8 m=16 hidden 256" bubble.1f1b.shared:"1f1b p=8 m=16 hidden 256" \
+             bubble.big.shared:"gpipe p=4 m=8 hidden 4096 batch 1024"; do
+        f=$out/logs/${b%%:*}.json
+        [ -f "$f" ] || continue
+        awk -v n="${b#*:}" -v r="$(metric "$f" bubble_fraction)" -v fo="$(metric "$f" bubble_formula)" \
+            -v w="$(metric "$f" bubble_wall)" -v fw="$(metric "$f" forward_ms)" -v bw="$(metric "$f" backward_ms)" \
+            'BEGIN { printf "| %s | %.4f | %.4f | %.4f | %.3f | %.3f |\n", n, r, fo, w, fw, bw }'
     done
     echo
     echo "## All-reduce sweep (measured; algbw = S / t, busbw = algbw x 2(n-1)/n)"
