@@ -98,9 +98,19 @@ stop() {
         --json "$tmp/$name/r.json" --trace "$tmp/$name/t.json" --svg "$tmp/$name/r.svg" \
         >"$tmp/$name/stdout" 2>"$err" &
     local pid=$!
-    sleep 1
+    # The signal must come once labrun catches it: before that, the shell's
+    # default for a background job (SIGINT ignored) or the kernel's would
+    # decide, and loading the GPU libraries can take seconds on a busy
+    # machine.  SigCgt in /proc lists the signals a process catches.
+    local i=0 mask=$(( (1 << (2 - 1)) | (1 << (15 - 1)) ))
+    while [ $i -lt $((300 * scale)) ] && kill -0 $pid 2>/dev/null; do
+        caught=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+        [ -n "$caught" ] && [ $(( 0x$caught & mask )) -eq $mask ] && break
+        sleep 0.05; i=$((i + 1))
+    done
+    sleep 0.5     # the ranks under way, rank 1 hung
     kill -"$1" $pid
-    local i=0
+    i=0
     while kill -0 $pid 2>/dev/null && [ $i -lt $((50 * scale)) ]; do sleep 0.1; i=$((i + 1)); done
     if kill -0 $pid 2>/dev/null; then
         bad "still running 5 s after SIG$1"
