@@ -130,7 +130,7 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
         json_object_set_new(x, "metric", json_string(e->metric));
         const struct ast_metric *m = r->def ? qz_lab_metric(r->def, e->metric) : NULL;
         if (m && m->help)
-            json_object_set_new(x, "help", json_string(m->help));
+            json_object_set_new(x, "help", text_json(m->help, ls));
         if (m && m->unit)
             json_object_set_new(x, "unit", json_string(m->unit));
         json_object_set_new(x, "op", json_string(ast_cmp_name(e->op)));

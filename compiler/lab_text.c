@@ -54,7 +54,8 @@ char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, co
 {
     size_t t = table_of(lang);
     const struct ast_metric *m = ref->def ? qz_lab_metric(ref->def, x->metric) : NULL;
-    char *what = m && m->help ? xasprintf("%s (%s)", x->metric, m->help) : xstrdup(x->metric);
+    const struct ast_tr *help = m ? ast_text_get(m->help, lang) : NULL;
+    char *what = help && help->raw ? xasprintf("%s (%s)", x->metric, help->raw) : xstrdup(x->metric);
     char *op;
     if (x->op == CMP_WITHIN) {
         char *tol = num_text(qz_value_number(&x->tolerance));
