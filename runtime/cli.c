@@ -119,7 +119,7 @@ static int list_labs(const struct qz_labpath *lp, const char *lang)
                 dup |= strcmp(seen.items[s], names.items[k]) == 0;
             struct ast_labdef *def = !dup && is_lab_dir(path) ? qz_load_lab(d, path, NULL) : NULL;
             if (def) {
-                const struct ast_tr *title = ast_text_get(def->title, lang);
+                const struct ast_tr *title = qz_lab_text(def->title, lang);
                 printf("%-14s %s%s\n", def->name, title ? title->raw : "",
                        lab_find(def->name) ? "" : "  (no code built in)");
                 VEC_PUSH(seen, xstrdup(names.items[k]));

@@ -5,20 +5,21 @@
 #include <stdlib.h>
 
 #include "ast.h"
+#include "labref.h"
 #include "backend.h"
 #include "params.h"
 
 /* The raw text of t in lang, or "" (a help or description the manifest leaves out). */
 static const char *raw_in(const struct ast_text *t, const char *lang)
 {
-    const struct ast_tr *tr = ast_text_get(t, lang);
+    const struct ast_tr *tr = qz_lab_text(t, lang);
     return tr && tr->raw ? tr->raw : "";
 }
 
 void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out)
 {
-    const struct ast_tr *title = ast_text_get(def->title, lang);
-    const struct ast_tr *summary = ast_text_get(def->summary, lang);
+    const struct ast_tr *title = qz_lab_text(def->title, lang);
+    const struct ast_tr *summary = qz_lab_text(def->summary, lang);
     fprintf(out, "labrun %s%s%s\n", def->name, title ? " - " : "", title ? title->raw : "");
     if (summary)
         fprintf(out, "\n%s\n", summary->raw);

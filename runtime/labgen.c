@@ -28,7 +28,7 @@
 /* A parameter's help or a metric's description in English (the code's comments), else its name. */
 static const char *help_en(const struct ast_text *help, const char *name)
 {
-    const struct ast_tr *tr = ast_text_get(help, "en");
+    const struct ast_tr *tr = qz_lab_text(help, "en");
     return tr && tr->raw ? tr->raw : name;
 }
 
