@@ -108,6 +108,56 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
     }
 }
 
+/*
+ * A lab manifest's TEXT covers the quiz's languages.  Labs are shared between
+ * quizzes, so a gap is a warning, at the manifest's text, with a note at the
+ * quiz's reference; a plain string stands for every language, as in a quiz.
+ */
+static void check_lab_text(struct checker *k, const struct ast_text *t, const struct src_loc *used,
+                           const char *lab, const char *what, const char *name)
+{
+    if (!t || t->neutral || !k->quiz)
+        return;
+    for (size_t i = 0; i < k->quiz->langs.n; i++) {
+        const char *tag = k->quiz->langs.items[i].tag;
+        bool found = false;
+        for (size_t j = 0; j < t->trs.n && !found; j++)
+            found = t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0;
+        if (found)
+            continue;
+        if (name)
+            diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of the %s of '%s'", lab, tag, what, name);
+        else
+            diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of its %s", lab, tag, what);
+        diag_note(k->d, used, "the quiz uses lab '%s' here", lab);
+        note_languages(k);
+    }
+}
+
+/* Every word of a manifest the outputs show, checked once per lab however many questions use it. */
+static void check_lab_langs(struct checker *k, const struct ast_labdef *def, const struct src_loc *used)
+{
+    check_lab_text(k, def->title, used, def->name, "title", NULL);
+    check_lab_text(k, def->summary, used, def->name, "summary", NULL);
+    for (size_t i = 0; i < def->params.n; i++)
+        check_lab_text(k, def->params.items[i].help, used, def->name, "help", def->params.items[i].name);
+    for (size_t i = 0; i < def->metrics.n; i++)
+        check_lab_text(k, def->metrics.items[i].help, used, def->name, "description",
+                       def->metrics.items[i].name);
+}
+
+/* The first `lab NAME` line of the course that names def, or NULL. */
+static const struct src_loc *first_use(const struct qz_course *c, const struct ast_labdef *def)
+{
+    for (size_t i = 0; i < c->questions.n; i++) {
+        const struct ast_question *q = c->questions.items[i];
+        for (size_t r = 0; r < q->labs.n; r++)
+            if (q->labs.items[r].def == def)
+                return &q->labs.items[r].name_loc;
+    }
+    return NULL;
+}
+
 /* ---- Quiz header -------------------------------------------------------- */
 
 static void check_header(struct checker *k, const struct ast_quiz *q, bool partial)
@@ -364,6 +414,11 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
         check_question(&k, c->questions.items[i]);
         if (labs)
             qz_resolve_question(labs, c->questions.items[i]);
+    }
+    for (size_t l = 0; labs && l < c->labs.n; l++) {
+        const struct src_loc *used = first_use(c, c->labs.items[l]);
+        if (used)   /* a lab only a snippet names shows none of its words */
+            check_lab_langs(&k, c->labs.items[l], used);
     }
     qz_resolver_free(labs);
     free(first);

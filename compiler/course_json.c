@@ -56,14 +56,17 @@ struct langs {
     size_t n;
 };
 
-static json_t *text_json(const struct ast_text *t, const struct langs *ls)
+/* A TEXT in lang: the quiz's own (ast_text_get) or a lab manifest's (qz_lab_text). */
+typedef const struct ast_tr *text_getter(const struct ast_text *t, const char *lang);
+
+static json_t *text_json_by(const struct ast_text *t, const struct langs *ls, text_getter *get)
 {
     if (!t)
         return json_null();
     json_t *o = json_object();
     for (size_t i = 0; i < ls->n; i++) {
         /* A neutral quiz has one pseudo-language whose lookup takes the neutral string. */
-        const struct ast_tr *tr = ast_text_get(t, strcmp(ls->tags[i], "und") ? ls->tags[i] : NULL);
+        const struct ast_tr *tr = get(t, strcmp(ls->tags[i], "und") ? ls->tags[i] : NULL);
         if (tr) {
             struct md_doc doc = { 0 };
             md_parse(tr->raw, &doc);
@@ -72,6 +75,17 @@ static json_t *text_json(const struct ast_text *t, const struct langs *ls)
         }
     }
     return o;
+}
+
+static json_t *text_json(const struct ast_text *t, const struct langs *ls)
+{
+    return text_json_by(t, ls, ast_text_get);
+}
+
+/* A lab manifest's words, in each of the quiz's languages (English where the manifest lacks one). */
+static json_t *lab_text_json(const struct ast_text *t, const struct langs *ls)
+{
+    return text_json_by(t, ls, qz_lab_text);
 }
 
 /* Numbers as JSON: integral values as integers, so 4 stays "4", not "4.0". */
@@ -113,7 +127,7 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(r->name));
     if (r->def && r->def->title)
-        json_object_set_new(o, "title", text_json(r->def->title, ls));
+        json_object_set_new(o, "title", lab_text_json(r->def->title, ls));
 
     char *cmd = qz_lab_command(r);
     json_object_set_new(o, "command", json_string(cmd));
@@ -130,7 +144,7 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
         json_object_set_new(x, "metric", json_string(e->metric));
         const struct ast_metric *m = r->def ? qz_lab_metric(r->def, e->metric) : NULL;
         if (m && m->help)
-            json_object_set_new(x, "help", json_string(m->help));
+            json_object_set_new(x, "help", lab_text_json(m->help, ls));
         if (m && m->unit)
             json_object_set_new(x, "unit", json_string(m->unit));
         json_object_set_new(x, "op", json_string(ast_cmp_name(e->op)));

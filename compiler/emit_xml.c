@@ -309,22 +309,30 @@ static void write_lab(struct emitter *e, const struct ast_labref *ref)
     char *cmd = safe ? qz_lab_command(ref) : xstrdup("");
     attr(e, "command", cmd);
     free(cmd);
-    if (ref->def && ref->def->title)
-        write_text(e, "title", ref->def->title, "the lab's title");
+    /* The manifest's words in each of its languages: the lab box reads in the learner's. */
+    const struct ast_labdef *def = ref->def;
+    if (def && def->title)
+        write_text(e, "title", def->title, "the lab's title");
+    if (def && def->summary)
+        write_text(e, "summary", def->summary, "the lab's summary");
     for (size_t i = 0; i < ref->args.n; i++) {
         const struct ast_arg *a = &ref->args.items[i];
+        const struct ast_param *p = def ? qz_lab_param(def, a->name) : NULL;
         char *v = qz_arg_value(ref, a);
         size_t off;
         if (!forbidden_char(v, &off)) {    /* reported once, with the command above */
             start(e, "param");
             attr(e, "name", a->name);
             attr(e, "value", v);
+            if (p && p->help)
+                write_text(e, "help", p->help, "the parameter's help");
             end(e);
         }
         free(v);
     }
     for (size_t i = 0; i < ref->expects.n; i++) {
         const struct ast_expect *x = &ref->expects.items[i];
+        const struct ast_metric *m = def ? qz_lab_metric(def, x->metric) : NULL;
         start(e, "expect");
         attr(e, "metric", x->metric);
         attr(e, "op", ast_cmp_word(x->op));
@@ -335,6 +343,10 @@ static void write_lab(struct emitter *e, const struct ast_labref *ref)
             attr(e, "of", "answer");
         else
             attr_num(e, "value", qz_value_number(&x->value));
+        if (m && m->unit)
+            attr(e, "unit", m->unit);
+        if (m && m->help)
+            write_text(e, "description", m->help, "the metric's description");
         end(e);
     }
     end(e);

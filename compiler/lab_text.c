@@ -54,7 +54,7 @@ char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, co
 {
     size_t t = table_of(lang);
     const struct ast_metric *m = ref->def ? qz_lab_metric(ref->def, x->metric) : NULL;
-    char *what = m && m->help ? xasprintf("%s (%s)", x->metric, m->help) : xstrdup(x->metric);
+    const struct ast_tr *help = m ? qz_lab_text(m->help, lang) : NULL;
     char *op;
     if (x->op == CMP_WITHIN) {
         char *tol = num_text(qz_value_number(&x->tolerance));
@@ -71,8 +71,8 @@ char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, co
         target = m && m->unit ? xasprintf("%s %s", v, m->unit) : xstrdup(v);
         free(v);
     }
-    char *s = xasprintf("%s: %s %s", what, op, target);
-    free(what);
+    char *s = help && help->raw && *help->raw ? xasprintf(" (%s): %s %s", help->raw, op, target)
+                                              : xasprintf(": %s %s", op, target);
     free(op);
     free(target);
     return s;

@@ -22,9 +22,13 @@ enum labtext_word {
 const char *labtext_word(enum labtext_word w, const char *lang);
 
 /*
- * One claim in words: "bubble_fraction (share of stage time spent idle):
- * below 0.2".  A new string.  The metric's help and unit come from the lab's
- * manifest when the reference was resolved.
+ * One claim in words, all but the metric's name, which an output writes
+ * before it as code: " (share of stage time spent idle): below 0.2" after
+ * `bubble_fraction`, or ": below 0.2" for a metric with no description.
+ * Every word is in lang: the manifest's description in lang (qz_lab_text's
+ * fallback when the manifest lacks it), ours from the table.  A new string.
+ * The description and unit come from the lab's manifest when the reference
+ * was resolved.
  */
 char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
 

@@ -161,9 +161,8 @@ bool render_has_feedback(const struct ast_question *q)
 }
 
 /* As a block: a one-paragraph text rendered inline gets its <p> back. */
-static void block_in(struct render *r, struct membuf *b, const struct ast_text *t, const char *lang)
+static void block_tr(struct render *r, struct membuf *b, const struct ast_tr *tr)
 {
-    const struct ast_tr *tr = ast_text_get(t, lang);
     if (!tr)
         return;
     struct md_doc doc = { 0 };
@@ -188,7 +187,7 @@ static void para(struct render *r, struct membuf *b, const char *s)
 static void feedback_in(struct render *r, struct membuf *b, const void *what, const char *lang)
 {
     const struct ast_question *q = what;
-    block_in(r, b, q->explain, lang);
+    block_tr(r, b, ast_text_get(q->explain, lang));
     if (!q->labs.n && !q->snippets.n)
         return;
     put(b, "<p><strong>");
@@ -197,7 +196,7 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
     for (size_t i = 0; i < q->labs.n; i++) {
         const struct ast_labref *ref = &q->labs.items[i];
         if (ref->def && ref->def->title)
-            block_in(r, b, ref->def->title, lang);
+            block_tr(r, b, qz_lab_text(ref->def->title, lang));
         para(r, b, labtext_word(LABTEXT_RUN, lang));
         char *cmd = qz_lab_command(ref);
         render_code(r, b, cmd, NULL);
@@ -206,8 +205,11 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
             para(r, b, labtext_word(LABTEXT_EXPECT, lang));
             put(b, "<ul>");
             for (size_t k = 0; k < ref->expects.n; k++) {
-                char *claim = labtext_claim(ref, &ref->expects.items[k], lang);
-                put(b, "<li>");
+                const struct ast_expect *x = &ref->expects.items[k];
+                char *claim = labtext_claim(ref, x, lang);
+                put(b, "<li><code>");
+                render_escaped(r, b, x->metric);
+                put(b, "</code>");
                 render_escaped(r, b, claim);
                 put(b, "</li>");
                 free(claim);

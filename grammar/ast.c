@@ -144,13 +144,13 @@ void ast_labdef_free(struct ast_labdef *l)
         ast_value_clear(&p->def);
         for (size_t k = 0; k < p->choices.n; k++) free(p->choices.items[k]);
         VEC_FREE(p->choices);
-        free(p->help);
+        ast_text_free(p->help);
         free(p->alias);
     }
     VEC_FREE(l->params);
     for (size_t i = 0; i < l->metrics.n; i++) {
         free(l->metrics.items[i].name);
-        free(l->metrics.items[i].help);
+        ast_text_free(l->metrics.items[i].help);
         free(l->metrics.items[i].unit);
     }
     VEC_FREE(l->metrics);

@@ -235,14 +235,14 @@ struct ast_param {
     struct ast_value def;       /* default */
     double lo, hi;              /* PARAM_INT, PARAM_REAL */
     VEC(char *) choices;        /* PARAM_ENUM */
-    char *help;                 /* or NULL */
+    struct ast_text *help;      /* TEXT, or NULL */
     char *alias;                /* a short option name (`alias b` gives -b), or NULL */
     struct src_loc loc;
 };
 
 struct ast_metric {
     char *name;
-    char *help;                 /* or NULL */
+    struct ast_text *help;      /* its description: TEXT, or NULL */
     char *unit;                 /* optional: metric NAME "help" unit "ms" */
     struct src_loc loc;
 };

@@ -107,10 +107,10 @@ void b_lab_param(struct build_state *b, const struct src_loc *kw, char *name, co
                  struct ast_value *def);
 void b_lab_param_range(struct build_state *b, struct ast_value *lo, struct ast_value *hi);
 void b_lab_param_choice(struct build_state *b, char *word, const struct src_loc *loc);
-void b_lab_param_end(struct build_state *b, char *help, const struct src_loc *loc);
+void b_lab_param_end(struct build_state *b, struct ast_text *help);
 void b_lab_param_alias(struct build_state *b, char *alias, const struct src_loc *loc);
 void b_lab_metric(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
-                  char *help, char *unit);
+                  struct ast_text *help, char *unit);
 
 /*
  * A statement given for the first time in its block (KWB_QUIZ: the quiz's

@@ -134,10 +134,9 @@ static void number_param(struct build_state *b, struct ast_param *prm)
                    lo->str, hi->str);
 }
 
-/* lstmt: paramhead prange phelp — the parameter's type follows from what was written. */
-void b_lab_param_end(struct build_state *b, char *help, const struct src_loc *loc)
+/* phelp: ltext — the parameter's type follows from what was written.  Takes ownership of help. */
+void b_lab_param_end(struct build_state *b, struct ast_text *help)
 {
-    (void)loc;
     struct ast_param *prm = &b->lab->params.items[b->lab->params.n - 1];
     prm->help = help;
     const struct ast_value *d = &prm->def;
@@ -181,9 +180,9 @@ void b_lab_param_alias(struct build_state *b, char *alias, const struct src_loc 
     prm->alias = alias;
 }
 
-/* lstmt: METRIC name mhelp munit */
+/* lstmt: METRIC name ltext munit — takes ownership of name, help and unit. */
 void b_lab_metric(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
-                  char *help, char *unit)
+                  struct ast_text *help, char *unit)
 {
     (void)kw;
     struct ast_labdef *l = b->lab;
@@ -192,7 +191,7 @@ void b_lab_metric(struct build_state *b, const struct src_loc *kw, char *name, c
             diag_error(b->d, name_loc, "metric '%s' is declared twice in lab '%s'", name, l->name);
             diag_note(b->d, &l->metrics.items[i].loc, "the first '%s' is here", name);
             free(name);
-            free(help);
+            ast_text_free(help);
             free(unit);
             return;
         }

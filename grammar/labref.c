@@ -30,6 +30,33 @@ const struct ast_metric *qz_lab_metric(const struct ast_labdef *def, const char 
     return NULL;
 }
 
+/* Whether tag is lang or lang's primary subtag ("en" for "en-GB"). */
+static bool tag_covers(const char *tag, const char *lang)
+{
+    size_t n = strlen(tag);
+    return strncmp(tag, lang, n) == 0 && (lang[n] == '\0' || lang[n] == '-');
+}
+
+const struct ast_tr *qz_lab_text(const struct ast_text *t, const char *lang)
+{
+    if (!t || !t->trs.n)
+        return NULL;
+    for (int pass = 0; lang && pass < 2; pass++)
+        for (size_t i = 0; i < t->trs.n; i++) {
+            const char *tag = t->trs.items[i].lang;
+            if (tag && (pass == 0 ? strcmp(tag, lang) == 0 : tag_covers(tag, lang)))
+                return &t->trs.items[i];
+        }
+    for (size_t i = 0; i < t->trs.n; i++)
+        if (!t->trs.items[i].lang)
+            return &t->trs.items[i];
+    /* A manifest's words in a quiz that names no language (or one it lacks): its English. */
+    for (size_t i = 0; i < t->trs.n; i++)
+        if (strcmp(t->trs.items[i].lang, "en") == 0)
+            return &t->trs.items[i];
+    return &t->trs.items[0];
+}
+
 /* ---- Values --------------------------------------------------------------- */
 
 double qz_value_number(const struct ast_value *v)

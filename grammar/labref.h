@@ -96,6 +96,16 @@ const struct ast_param *qz_lab_param(const struct ast_labdef *def, const char *n
 const struct ast_metric *qz_lab_metric(const struct ast_labdef *def, const char *name);
 
 /*
+ * A manifest's TEXT (title, summary, help, description) in lang: the entry
+ * tagged lang, else one tagged its primary subtag ("en" for "en-GB"), else
+ * the neutral string, else the English, else the first.  Labs are shared
+ * between quizzes, so a quiz's language may be missing (quizc warns) and a
+ * quiz may name none (lang NULL): English is then what every tool shows.
+ * Borrowed; NULL when t is NULL or empty.
+ */
+const struct ast_tr *qz_lab_text(const struct ast_text *t, const char *lang);
+
+/*
  * Check one reference against its manifest: each argument names a declared
  * parameter with a value that fits it, each expect a declared metric (`of
  * answer` only in numeric questions).  Reports each problem at its place;

@@ -69,9 +69,9 @@ static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_sta
 /* kwgen: keyword tokens */
 %token DOTDOT ".." LE "<=" GE ">=" EQ "=="
 
-%type <str> name mhelp munit
+%type <str> name munit
 %type <val> value
-%type <text> text trs
+%type <text> text trs ltext
 %type <num> qkind cmp
 
 %destructor { free($$); } <str>
@@ -240,7 +240,7 @@ lstmt
     : TITLE text                { b_lab_text(b, T_TITLE, &@1, $2); yyerrok; }
     | SUMMARY text              { b_lab_text(b, T_SUMMARY, &@1, $2); yyerrok; }
     | paramhead prange phelp palias { yyerrok; }
-    | METRIC name mhelp munit   { b_lab_metric(b, &@1, $2, &@2, $3, $4); yyerrok; }
+    | METRIC name ltext munit   { b_lab_metric(b, &@1, $2, &@2, $3, $4); yyerrok; }
     | IDENT                     { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); }
     | error
     ;
@@ -261,8 +261,7 @@ choices
     ;
 
 phelp
-    : %empty                { b_lab_param_end(b, NULL, NULL); }
-    | STRING                { b_lab_param_end(b, $1, &@1); }
+    : ltext                 { b_lab_param_end(b, $1); }
     ;
 
 palias
@@ -270,9 +269,10 @@ palias
     | ALIAS name            { b_lab_param_alias(b, $2, &@2); }
     ;
 
-mhelp
+/* A parameter's help or a metric's description: optional, TEXT as in quizzes. */
+ltext
     : %empty                { $$ = NULL; }
-    | STRING                { $$ = $1; }
+    | text                  { $$ = $1; }
     ;
 
 munit

@@ -6,6 +6,9 @@
  *     labrun LAB --help
  *     labrun --list
  *
+ * --lang en|id picks the language of the manifest's words (title, summary,
+ * parameter help, metric descriptions) in the table, --help and --list.
+ *
  * Exit status: 0 every check passed, 1 a check failed or the run failed, 2 usage.
  */
 #include <dirent.h>
@@ -41,6 +44,7 @@ static void usage(FILE *out)
             "  -L DIR                   look for labs in DIR first\n"
             "  --timeout SECONDS        stop every rank and fail when the lab runs longer\n"
             "  -q, --quiet              no table on standard output\n"
+            "  --lang en|id             language of the lab's descriptions (default en)\n"
             "  --tf32                   fp32 GEMMs may use TF32 tensor cores (cuda; off by default)\n"
             "  --version\n"
             "\n"
@@ -94,7 +98,7 @@ static int follow_launcher(struct lab_params *params, const struct backend *b)
     return lab_params_set(params, "ranks", text, stderr);
 }
 
-static int list_labs(const struct qz_labpath *lp)
+static int list_labs(const struct qz_labpath *lp, const char *lang)
 {
     VEC(char *) seen = { 0 };
     struct diag *d = diag_new(NULL);
@@ -115,7 +119,7 @@ static int list_labs(const struct qz_labpath *lp)
                 dup |= strcmp(seen.items[s], names.items[k]) == 0;
             struct ast_labdef *def = !dup && is_lab_dir(path) ? qz_load_lab(d, path, NULL) : NULL;
             if (def) {
-                const struct ast_tr *title = ast_text_get(def->title, NULL);
+                const struct ast_tr *title = qz_lab_text(def->title, lang);
                 printf("%-14s %s%s\n", def->name, title ? title->raw : "",
                        lab_find(def->name) ? "" : "  (no code built in)");
                 VEC_PUSH(seen, xstrdup(names.items[k]));
@@ -141,8 +145,28 @@ static int list_labs(const struct qz_labpath *lp)
     return 0;
 }
 
+/*
+ * The languages the labs' manifests are written in (labs/NAME/lab.qz: every
+ * TEXT has these); quizc warns when a quiz's language is missing from one.
+ */
+static const char *const lab_langs[] = { "en", "id", NULL };
+
+/* 0 when --lang names one of lab_langs, else -1 after saying which it allows. */
+static int check_lang(const char *lang)
+{
+    for (const char *const *l = lab_langs; *l; l++)
+        if (strcmp(*l, lang) == 0)
+            return 0;
+    fprintf(stderr, "labrun: error: --lang: '%s' is not a language the labs are written in; allowed:", lang);
+    for (const char *const *l = lab_langs; *l; l++)
+        fprintf(stderr, "%s %s", l == lab_langs ? "" : ",", *l);
+    fputc('\n', stderr);
+    return -1;
+}
+
 struct options {
     const char *lab;
+    const char *lang;           /* --lang: the manifest's words in this language */
     const char *backend, *device, *json, *trace, *svg;
     double timeout;             /* --timeout: seconds, 0 for none */
     bool help, list, quiet;
@@ -182,6 +206,11 @@ static int parse_options(int argc, char **argv, struct options *o, struct qz_lab
             o->trace = v;
         else if ((v = opt_value("--svg", argc, argv, &i, &missing)))
             o->svg = v;
+        else if ((v = opt_value("--lang", argc, argv, &i, &missing))) {
+            if (check_lang(v) < 0)
+                return -1;
+            o->lang = v;
+        }
         else if ((v = opt_value("-L", argc, argv, &i, &missing)))
             qz_labpath_add(lp, v);
         else if ((v = opt_value("--timeout", argc, argv, &i, &missing))) {
@@ -237,7 +266,7 @@ int labrun_main(int argc, char **argv)
         printf("labrun %s\n", qz_version);
         return 0;
     }
-    struct options o = { .backend = "cpu" };
+    struct options o = { .backend = "cpu", .lang = "en" };
     struct qz_labpath lp = { 0 };
     int status = 2;
     struct diag *d = NULL;
@@ -250,7 +279,7 @@ int labrun_main(int argc, char **argv)
         goto done;
     qz_labpath_defaults(&lp, NULL);
     if (o.list) {
-        status = list_labs(&lp);
+        status = list_labs(&lp, o.lang);
         goto done;
     }
     if (!o.lab) {
@@ -276,7 +305,7 @@ int labrun_main(int argc, char **argv)
         goto done;
     }
     if (o.help) {
-        lab_params_help(def, stdout);
+        lab_params_help(def, o.lang, stdout);
         status = 0;
         goto done;
     }
@@ -334,7 +363,7 @@ int labrun_main(int argc, char **argv)
     if (root) {
         bool json_out = o.json && strcmp(o.json, "-") == 0;
         if (!o.quiet)
-            lab_report_print(rep, json_out ? stderr : stdout);
+            lab_report_print(rep, o.lang, json_out ? stderr : stdout);
         if (write_outputs(&o, rep) < 0)
             rc = -1;
     }

@@ -5,13 +5,21 @@
 #include <stdlib.h>
 
 #include "ast.h"
+#include "labref.h"
 #include "backend.h"
 #include "params.h"
 
-void lab_params_help(const struct ast_labdef *def, FILE *out)
+/* The raw text of t in lang, or "" (a help or description the manifest leaves out). */
+static const char *raw_in(const struct ast_text *t, const char *lang)
 {
-    const struct ast_tr *title = ast_text_get(def->title, NULL);
-    const struct ast_tr *summary = ast_text_get(def->summary, NULL);
+    const struct ast_tr *tr = qz_lab_text(t, lang);
+    return tr && tr->raw ? tr->raw : "";
+}
+
+void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out)
+{
+    const struct ast_tr *title = qz_lab_text(def->title, lang);
+    const struct ast_tr *summary = qz_lab_text(def->summary, lang);
     fprintf(out, "labrun %s%s%s\n", def->name, title ? " - " : "", title ? title->raw : "");
     if (summary)
         fprintf(out, "\n%s\n", summary->raw);
@@ -28,7 +36,7 @@ void lab_params_help(const struct ast_labdef *def, FILE *out)
             snprintf(head, sizeof head, "-%s, --%s %s", d->alias, d->name, allowed);
         else
             snprintf(head, sizeof head, "--%s %s", d->name, allowed);
-        fprintf(out, "  %-34s %s (default %s)\n", head, d->help ? d->help : "", dflt);
+        fprintf(out, "  %-34s %s (default %s)\n", head, raw_in(d->help, lang), dflt);
         free(dflt);
         free(allowed);
     }
@@ -36,7 +44,7 @@ void lab_params_help(const struct ast_labdef *def, FILE *out)
         fprintf(out, "\nmetrics:\n");
         for (size_t i = 0; i < def->metrics.n; i++) {
             const struct ast_metric *m = &def->metrics.items[i];
-            fprintf(out, "  %-34s %s%s%s%s\n", m->name, m->help ? m->help : "",
+            fprintf(out, "  %-34s %s%s%s%s\n", m->name, raw_in(m->help, lang),
                     m->unit ? " [" : "", m->unit ? m->unit : "", m->unit ? "]" : "");
         }
     }

@@ -25,6 +25,13 @@
 
 #include "qz.h"
 
+/* A parameter's help or a metric's description in English (the code's comments), else its name. */
+static const char *help_en(const struct ast_text *help, const char *name)
+{
+    const struct ast_tr *tr = qz_lab_text(help, "en");
+    return tr && tr->raw ? tr->raw : name;
+}
+
 /* Text inside a C comment: no "*" "/" pair, no newline. */
 static void put_comment_text(FILE *f, const char *s)
 {
@@ -88,7 +95,7 @@ static void emit(FILE *f, const struct ast_labdef *def, const char *dir)
         const struct ast_param *p = &def->params.items[i];
         char *pn = cname(p->name, 0);
         fprintf(f, "    %s%s;    /* ", c_type(p->type), pn);
-        put_comment_text(f, p->help ? p->help : p->name);
+        put_comment_text(f, help_en(p->help, p->name));
         fputs(" */\n", f);
         free(pn);
     }
@@ -101,7 +108,7 @@ static void emit(FILE *f, const struct ast_labdef *def, const char *dir)
         const struct ast_metric *m = &def->metrics.items[i];
         char *mn = cname(m->name, 1);
         fprintf(f, "    %s_M_%s,    /* ", un, mn);
-        put_comment_text(f, m->help ? m->help : m->name);
+        put_comment_text(f, help_en(m->help, m->name));
         fputs(" */\n", f);
         free(mn);
     }

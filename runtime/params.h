@@ -53,8 +53,11 @@ char *lab_param_allowed(const struct ast_param *decl);
 /* The value as the command line would spell it ("4", "0.5", "gpipe", "true"); new string. */
 char *lab_pvalue_text(const struct lab_pvalue *v);
 
-/* The lab's --help: title, summary, every parameter with default, range and help, every
- * metric (help.c; labrun only, as it needs libqz's text helpers). */
-void lab_params_help(const struct ast_labdef *def, FILE *out);
+/*
+ * The lab's --help: title, summary, every parameter with default, range and
+ * help, every metric, with the manifest's words in lang (as
+ * lab_report_print; help.c, labrun only, as it needs libqz's text helpers).
+ */
+void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out);
 
 #endif

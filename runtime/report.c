@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "labref.h"
 #include "report_impl.h"
 #include "util.h"
 
@@ -337,9 +338,9 @@ void report_fmt_value(char *buf, size_t n, double v)
         snprintf(buf, n, "%.3e", v);
 }
 
-void lab_report_print(const struct lab_report *r, FILE *out)
+void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
 {
-    const struct ast_tr *title = r->def->title && r->def->title->trs.n ? &r->def->title->trs.items[0] : NULL;
+    const struct ast_tr *title = qz_lab_text(r->def->title, lang);
     fprintf(out, "lab %s%s%s\n", r->def->name, title ? ": " : "", title ? title->raw : "");
     fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
             r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
@@ -365,10 +366,11 @@ void lab_report_print(const struct lab_report *r, FILE *out)
             for (size_t k = 0; k < r->def->metrics.n; k++)
                 if (strcmp(r->def->metrics.items[k].name, m->name) == 0)
                     decl = &r->def->metrics.items[k];
+            const struct ast_tr *help = decl ? qz_lab_text(decl->help, lang) : NULL;
             char val[40];
             report_fmt_value(val, sizeof val, m->value);
             fprintf(out, "  %-24s %14s  %-9s %s\n", m->name, val, lab_basis_name(m->basis),
-                    decl && decl->help ? decl->help : "");
+                    help && help->raw ? help->raw : "");
         }
     }
     if (r->checks.n) {

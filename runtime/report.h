@@ -39,8 +39,13 @@ int lab_report_failed(const struct lab_report *r);
  */
 void lab_report_finish(struct lab_report *r);
 
-/* The readable report: header (lab, backend, ranks, cores), tables, metrics with their basis, checks, notes. */
-void lab_report_print(const struct lab_report *r, FILE *out);
+/*
+ * The readable report: header (lab, backend, ranks, cores), tables, metrics
+ * with their basis, checks, notes.  The manifest's words (the title, each
+ * metric's description) are in lang ("en", "id"; qz_lab_text's fallback
+ * when the manifest lacks it); names and numbers are the same in every one.
+ */
+void lab_report_print(const struct lab_report *r, const char *lang, FILE *out);
 
 /*
  * {"lab", "backend", "ranks", "cores", "params": {...}, "metrics": {NAME: number},

@@ -408,11 +408,18 @@
 
   var OPS = { '<': 'opLt', '<=': 'opLe', '>': 'opGt', '>=': 'opGe', '==': 'opEq' };
 
-  function expectWords(x) {
-    var what = x.help ? x.metric + ' (' + x.help + ')' : x.metric;
+  /*
+   * One claim as a list item, every word in the learner's language: the
+   * metric's name as code, then its description from the lab's manifest.
+   */
+  function expectItem(x) {
+    var li = el('li');
+    li.appendChild(el('code', 'metric', x.metric));
+    var help = plain(x.help);
     var target = x.of_answer ? t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
     var op = x.op === 'within' ? t('within', { t: x.tolerance }) : (OPS[x.op] ? t(OPS[x.op]) : x.op);
-    return what + ': ' + op + ' ' + target;
+    li.appendChild(document.createTextNode((help ? ' (' + help + ')' : '') + ': ' + op + ' ' + target));
+    return li;
   }
 
   function labs(q) {
@@ -429,7 +436,7 @@
       if (lab.expects.length) {
         sec.appendChild(el('p', null, t('expect')));
         var ul = el('ul');
-        lab.expects.forEach(function (x) { ul.appendChild(el('li', null, expectWords(x))); });
+        lab.expects.forEach(function (x) { ul.appendChild(expectItem(x)); });
         sec.appendChild(ul);
       }
       box.appendChild(sec);

@@ -265,7 +265,7 @@ static char *printed(const struct labtest *t)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    lab_report_print(t->report, f);
+    lab_report_print(t->report, "en", f);
     fclose(f);
     return text;
 }

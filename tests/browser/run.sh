@@ -33,7 +33,7 @@ pack hostile $D/hostile.qz
 pack silent $D/silent.qz
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/player.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/player.test.js tests/browser/labtext.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

@@ -360,7 +360,7 @@ Test(check, a_lab_manifest_given_as_a_quiz_is_named_as_such)
     cr_assert_not_null(course);
     cr_expect_not(check_course(cap->d, course, NULL));
     cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "got:%s", capture_dump(cap));
-    assert_diag(DIAG_ERROR, 0, 3, 5, "this file is the manifest of lab 'pipe', not a quiz");
+    assert_diag(DIAG_ERROR, 0, 4, 5, "this file is the manifest of lab 'pipe', not a quiz");
 }
 
 Test(check, a_file_of_questions_alone_is_told_it_can_be_included)

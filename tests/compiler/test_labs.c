@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "check.h"
 #include "support.h"
 
 static struct capture *cap;
@@ -329,4 +330,53 @@ Test(labs, every_value_has_one_spelling_that_quizc_the_player_and_verify_share)
         free(canon);
         free(why);
     }
+}
+
+Test(labs, a_manifest_missing_one_of_the_quizs_languages_is_warned_at_each_gap)
+{
+    course = capture_load_text(cap, "quiz.qz",
+                               "quiz labs {\n"
+                               "    title { id: \"J\"  en: \"T\" }\n"
+                               "    languages id, en\n"
+                               "    truefalse q { prompt \"P\" answer true\n"
+                               "        lab half (n = 2)\n"
+                               "            expect left == 0\n"
+                               "    }\n"
+                               "    truefalse r { prompt \"P\" answer true lab half () }\n"
+                               "}\n");
+    cr_assert_not_null(course);
+    cr_assert(check_course(cap->d, course, &cap->labs), "a gap is no error:%s", capture_dump(cap));
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "got:%s", capture_dump(cap));
+    /* Once per gap, however many questions use the lab; plain strings cover every language. */
+    cr_assert_eq(capture_count(cap, DIAG_WARNING), 3, "got:%s", capture_dump(cap));
+    static const struct { int line, col; const char *msg; } want[] = {
+        { 5, 13, "lab 'half' has no 'id' translation of its summary" },
+        { 6, 25, "lab 'half' has no 'id' translation of the help of 'n'" },
+        { 9, 17, "lab 'half' has no 'id' translation of the description of 'left'" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const struct rec *w = capture_nth(cap, DIAG_WARNING, i);
+        cr_expect_str_eq(w->msg, want[i].msg, "got:%s", capture_dump(cap));
+        cr_expect(strstr(w->file, "tests/data/labs/half/lab.qz") != NULL, "warned in %s", w->file);
+        cr_expect_eq(w->line, want[i].line, "'%s' at line %d:%s", w->msg, w->line, capture_dump(cap));
+        cr_expect_eq(w->col, want[i].col, "'%s' at col %d:%s", w->msg, w->col, capture_dump(cap));
+    }
+    /* Each points back at the quiz's first use of the lab. */
+    const struct rec *note = capture_nth(cap, DIAG_NOTE, 0);
+    cr_assert_not_null(note, "got:%s", capture_dump(cap));
+    cr_expect_str_eq(note->msg, "the quiz uses lab 'half' here");
+    cr_expect_eq(note->line, 5);
+    cr_expect_eq(note->col, 13);
+}
+
+Test(labs, a_quiz_in_one_language_the_manifest_has_gets_no_warning)
+{
+    course = capture_load_text(cap, "quiz.qz",
+                               "quiz labs {\n"
+                               "    title \"T\"\n"
+                               "    languages en\n"
+                               "    truefalse q { prompt \"P\" answer true lab half (n = 2) expect left == 0 }\n"
+                               "}\n");
+    cr_assert(check_course(cap->d, course, &cap->labs));
+    cr_assert_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
 }

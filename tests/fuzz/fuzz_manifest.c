@@ -113,7 +113,8 @@ static void run_args(const struct ast_labdef *def, const char *args, size_t alen
     }
     for (size_t i = 0; i < def->params.n; i++)
         free(lab_param_allowed(&def->params.items[i]));
-    lab_params_help(def, quiet);
+    lab_params_help(def, "en", quiet);
+    lab_params_help(def, "id", quiet);
     lab_params_free(p);
     free(buf);
 }

@@ -56,7 +56,8 @@ Test(build, a_lab_manifest_gives_each_parameter_its_type)
     cr_assert_eq(p[0].lo, 1);
     cr_assert_eq(p[0].hi, 64);
     cr_assert_eq(p[0].def.num, 4);
-    cr_assert_str_eq(p[0].help, "pipeline stages, one rank each");
+    cr_assert_str_eq(ast_text_get(p[0].help, NULL)->raw, "pipeline stages, one rank each");
+    cr_assert(p[0].help->neutral);
     cr_assert_eq(p[0].loc.line, 6);
     cr_assert_eq(p[0].loc.col, 11);
     cr_assert_null(p[1].help);
@@ -68,19 +69,72 @@ Test(build, a_lab_manifest_gives_each_parameter_its_type)
     cr_assert_eq(p[4].type, PARAM_REAL);
     cr_assert_eq(p[5].type, PARAM_BOOL);
     cr_assert_not(p[5].def.boolean);
-    cr_assert_str_eq(p[5].help, "print more");
+    cr_assert_str_eq(ast_text_get(p[5].help, NULL)->raw, "print more");
     cr_assert_eq(p[6].type, PARAM_STRING);
     cr_assert_str_eq(p[6].def.str, "run");
     cr_assert_eq(p[7].type, PARAM_INT);
     cr_assert(isinf(p[7].lo) && p[7].lo < 0 && isinf(p[7].hi));
     cr_assert_eq(p[8].type, PARAM_REAL);
     cr_assert_eq(l->metrics.n, 3);
-    cr_assert_str_eq(l->metrics.items[0].help, "share of stage time spent idle");
+    cr_assert_str_eq(ast_text_get(l->metrics.items[0].help, NULL)->raw, "share of stage time spent idle");
     cr_assert_null(l->metrics.items[0].unit);
     cr_assert_str_eq(l->metrics.items[1].unit, "ms");
     cr_assert_null(l->metrics.items[2].help);
     cr_assert_eq(l->metrics.items[2].loc.line, 17);
     cr_assert_eq(l->metrics.items[2].loc.col, 12);
+}
+
+Test(build, a_lab_manifest_takes_text_in_several_languages_for_its_words)
+{
+    parse_ok("lab bubble {\n"
+             "    title { id: \"Gelembung pipeline\"  en: \"Pipeline bubble\" }\n"
+             "    summary { id: \"Waktu menganggur.\"  en: \"Idle time.\" }\n"
+             "    param stages = 4 in 1..64 { id: \"tahap pipeline\"  en: \"pipeline stages\" } alias p\n"
+             "    param schedule = gpipe in naive|gpipe { en: \"pipeline schedule\" }\n"
+             "    param verbose = false \"print more\"\n"
+             "    metric bubble_fraction {\n"
+             "        id: \"bagian waktu tahap yang menganggur\"\n"
+             "        en: \"share of stage time spent idle\"\n"
+             "    } unit \"1\"\n"
+             "    metric step_ms { id: \"waktu satu langkah\"  en: \"time of one step\" }\n"
+             "    metric count\n"
+             "}\n");
+    const struct ast_labdef *l = file->lab;
+    cr_assert_str_eq(ast_text_get(l->title, "id")->raw, "Gelembung pipeline");
+    cr_assert_str_eq(ast_text_get(l->summary, "en")->raw, "Idle time.");
+    const struct ast_param *p = l->params.items;
+    cr_assert_eq(l->params.n, 3);
+    cr_assert_not(p[0].help->neutral);
+    cr_assert_eq(p[0].help->trs.n, 2);
+    cr_assert_str_eq(ast_text_get(p[0].help, "id")->raw, "tahap pipeline");
+    cr_assert_str_eq(ast_text_get(p[0].help, "en")->raw, "pipeline stages");
+    cr_assert_eq(p[0].help->loc.line, 4);
+    cr_assert_eq(p[0].help->loc.col, 31);
+    cr_assert_str_eq(p[0].alias, "p");
+    cr_assert_eq(p[1].type, PARAM_ENUM);
+    cr_assert_eq(p[1].help->trs.n, 1);
+    cr_assert_str_eq(p[1].help->trs.items[0].lang, "en");
+    cr_assert(p[2].help->neutral);
+    cr_assert_eq(l->metrics.n, 3);
+    const struct ast_metric *m = l->metrics.items;
+    cr_assert_str_eq(ast_text_get(m[0].help, "id")->raw, "bagian waktu tahap yang menganggur");
+    cr_assert_str_eq(ast_text_get(m[0].help, "en")->raw, "share of stage time spent idle");
+    cr_assert_eq(m[0].help->trs.items[1].loc.line, 9);
+    cr_assert_str_eq(m[0].unit, "1");
+    cr_assert_str_eq(ast_text_get(m[1].help, "id")->raw, "waktu satu langkah");
+    cr_assert_null(m[1].unit);
+    cr_assert_null(m[2].help);
+}
+
+Test(build, an_empty_language_block_as_a_metric_description_is_an_error)
+{
+    parse("lab x {\n"
+          "    title \"x\"\n"
+          "    metric m { }\n"
+          "}\n");
+    assert_error(0, 3, 14, "an empty language block");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(file->lab->metrics.n, 1);
 }
 
 Test(build, a_statement_the_question_kind_does_not_take_names_the_kind)

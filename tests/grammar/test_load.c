@@ -141,7 +141,7 @@ Test(load, parsing_a_lab_manifest_gives_its_definition)
     cr_assert_not_null(f->lab);
     cr_assert_str_eq(f->lab->name, "tiny");
     cr_assert_eq(f->lab->params.items[0].type, PARAM_INT);
-    cr_assert_str_eq(f->lab->metrics.items[0].help, "n squared");
+    cr_assert_str_eq(ast_text_get(f->lab->metrics.items[0].help, NULL)->raw, "n squared");
     ast_file_free(f);
 }
 

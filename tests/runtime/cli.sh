@@ -66,5 +66,34 @@ else
     failed=$((failed + 1)); echo "FAIL: under umask 027 the report files are '$modes', not 640"
 fi
 
+# --lang id: the manifest's words in Indonesian; names, numbers and options as they are.
+expect "the report in Indonesian describes each metric in Indonesian" 0 \
+    'bubble_fraction +[0-9.]+ +replayed +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
+    --lang id bubble "${small[@]}"
+expect "its title is Indonesian too" 0 '^lab bubble: Gelembung pipeline: waktu menganggur' -- bubble "${small[@]}" --lang=id
+expect "the numbers stay as they are" 0 'bubble_formula +0\.3333 ' -- bubble "${small[@]}" --lang id
+if "$labrun" bubble "${small[@]}" --lang id 2>&1 | grep -qE 'share of stage time|Pipeline bubble:|wall time of one step'; then
+    failed=$((failed + 1)); echo "FAIL: labrun --lang id still prints English descriptions"
+else
+    passed=$((passed + 1))
+fi
+expect "help in Indonesian" 0 '--stages 1\.\.64 +tahap pipeline p, satu rank per tahap \(default 4\)' -- bubble --help --lang id
+expect "help's metrics in Indonesian" 0 'peak_activations +aktivasi micro-batch terbanyak' -- bubble --help --lang id
+expect "the list in Indonesian" 0 '^memory +Memori per rank: mengapa satu GPU tidak cukup' -- --list --lang id
+expect "the example lab in Indonesian" 0 'max_abs_error .*terbesar di antara elemen' -- -L tests/data/labs hello --ranks 2 --count 10 --lang id
+expect "--lang en is the default's words" 0 'bubble_fraction +[0-9.]+ +replayed +share of stage time spent idle' -- bubble "${small[@]}" --lang en
+# Every lab's help names the same options and metrics in both languages.
+for lab in activations allreduce bubble memory tensor-split; do
+    "$labrun" "$lab" --help | awk '/^  /{print $1}' >"$tmp/en"
+    "$labrun" "$lab" --help --lang id | awk '/^  /{print $1}' >"$tmp/id"
+    if [ -s "$tmp/id" ] && diff "$tmp/en" "$tmp/id" >"$tmp/diff"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAIL: $lab --help names other options or metrics in Indonesian:"; cat "$tmp/diff"
+    fi
+done
+expect "an unknown language is a usage error" 2 "--lang: 'fr' is not a language the labs are written in; allowed: en, id" -- bubble --lang fr
+expect "--lang needs a value" 2 '--lang needs a value' -- bubble --lang
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -223,7 +223,7 @@ Test(report, the_placement_is_printed_under_the_backend_line_and_the_device_note
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    lab_report_print(rep, out);
+    lab_report_print(rep, "en", out);
     fclose(out);
     /* Line 1 the lab, line 2 the backend, line 3 the placement: before any figure. */
     const char *l3 = strchr(strchr(text, '\n') + 1, '\n') + 1;

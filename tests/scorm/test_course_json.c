@@ -145,7 +145,13 @@ Test(quiz_data, a_lab_gives_its_labrun_command_expectations_and_snippet)
                      "labrun labs/pipe --stages 4 --microbatches 16 --schedule gpipe");
     json_t *x = json_array_get(json_object_get(lab, "expects"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(x, "metric")), "bubble_fraction");
-    cr_assert_str_eq(json_string_value(json_object_get(x, "help")), "share of stage time spent idle");
+    /* The metric's description from the manifest, in each of the quiz's languages. */
+    const char *kind;
+    json_t *help = json_object_get(x, "help");
+    cr_assert_str_eq(span(help, "en", 0, &kind), "share of stage time spent idle");
+    cr_assert_str_eq(span(help, "id", 0, &kind), "bagian waktu tahap yang dihabiskan untuk menganggur");
+    cr_assert_str_eq(span(json_object_get(lab, "title"), "id", 0, &kind), "Pipeline mainan");
+    cr_assert_str_eq(span(json_object_get(lab, "title"), "en", 0, &kind), "Pipeline toy");
     cr_assert_str_eq(json_string_value(json_object_get(x, "op")), "<");
     cr_assert_float_eq(json_number_value(json_object_get(x, "value")), 0.2, 1e-12);
 

@@ -1,0 +1,144 @@
+// labtext.test.js — the lab box in the learner's language: the seed quiz's
+// packages (SCORM 1.2 and 2004, built by run.sh) in headless chromium with
+// scorm-again as the LMS.  Every English string of every lab manifest
+// (labs/NAME/lab.qz) is absent from the Indonesian view, every Indonesian
+// one from the English view, and each claim shows its metric's name as code
+// beside the description in the view's language.
+//
+//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const puppeteer = require('puppeteer-core');
+const { serve } = require('./server');
+
+const PKGS = process.env.QUIZC_PACKAGES;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const LABS = path.join(__dirname, '..', '..', 'labs');
+
+let browser, srv;
+
+before(async () => {
+  assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_PACKAGES names the built packages (run tests/browser/run.sh)');
+  srv = await serve(PKGS);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) srv.server.close();
+});
+
+const squash = (s) => s.replace(/\s+/g, ' ').trim();
+
+/*
+ * The strings tagged lang in a manifest: `lang: "..."` and `lang: """..."""`
+ * (whitespace squashed, as the page's text is compared squashed).
+ */
+function manifestStrings(file, lang) {
+  const src = fs.readFileSync(file, 'utf8');
+  const out = [];
+  const re = new RegExp(`(?:^|[\\s{])${lang}:\\s*(?:"""([\\s\\S]*?)"""|"((?:[^"\\\\]|\\\\.)*)")`, 'g');
+  for (let m; (m = re.exec(src));) {
+    const s = m[1] !== undefined ? m[1] : m[2].replace(/\\(.)/g, '$1');
+    out.push(squash(s));
+  }
+  return out;
+}
+
+const manifests = fs.readdirSync(LABS).map((d) => path.join(LABS, d, 'lab.qz')).filter((f) => fs.existsSync(f));
+
+/* The quiz data a package carries (quiz-data.js sets window.QUIZ_DATA). */
+function quizData(pkg) {
+  const js = fs.readFileSync(path.join(PKGS, pkg, 'quiz-data.js'), 'utf8');
+  return JSON.parse(js.slice(js.indexOf('=') + 1).trim().replace(/;$/, ''));
+}
+
+function plain(text, lang) {
+  return text[lang].map((b) => (b.code !== undefined ? b.code : b.p.map((s) => (s[0] === 'br' ? ' ' : s[1])).join(''))).join(' ');
+}
+
+/* What the learner reads, without code blocks (commands and snippets are code, in no language). */
+const readable = () => {
+  const body = document.body.cloneNode(true);
+  body.querySelectorAll('pre').forEach((e) => e.remove());
+  return body.textContent.replace(/\s+/g, ' ');
+};
+
+/* Each claim as the page shows it: the code element's text and the whole item's text. */
+const claims = () => [...document.querySelectorAll('.lab li')].map((li) => ({
+  first: li.firstChild.nodeName, code: li.firstChild.textContent, text: li.textContent,
+}));
+
+async function labBoxes(version, pkg) {
+  const data = quizData(pkg);
+  assert.deepEqual(data.languages, ['id', 'en']);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${srv.base}/lms/${version}/${pkg}`, { waitUntil: 'load' });
+  const frame = await (await page.$('#sco')).contentFrame();
+  await frame.waitForSelector('section.question .lab li');
+
+  const expects = data.questions.flatMap((q) => q.labs.flatMap((l) => l.expects));
+  assert.ok(expects.length >= 30, `the seed quiz makes ${expects.length} claims`);
+  const words = { id: ['sama dengan', 'di bawah', 'dalam selisih'], en: ['equal to', 'below', 'within'] };
+  const other = { id: 'en', en: 'id' };
+
+  for (const lang of ['id', 'en']) {
+    if (lang === 'en') await frame.click('#lang-en');
+    assert.equal(await frame.evaluate(() => document.documentElement.lang), lang);
+    const text = await frame.evaluate(readable);
+
+    // Not one string the manifests hold in the other language.
+    let checked = 0;
+    for (const file of manifests) {
+      const mine = new Set(manifestStrings(file, lang));
+      for (const s of manifestStrings(file, other[lang])) {
+        if (mine.has(s)) continue;   // the same in both languages (none today)
+        assert.ok(!text.includes(s), `${lang} view shows the ${other[lang]} text of ${path.relative(LABS, file)}: "${s}"`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 100, `${checked} manifest strings checked`);
+
+    // The box's own words in the view's language.
+    for (const w of words[lang]) assert.ok(text.includes(w), `${lang} view says "${w}"`);
+    for (const w of words[other[lang]]) assert.ok(!text.includes(` ${w} `), `${lang} view does not say "${w}"`);
+
+    // Each claim: the metric's name as code, then its description in this language.
+    const shown = await frame.evaluate(claims);
+    assert.equal(shown.length, expects.length);
+    shown.forEach((c, i) => {
+      const x = expects[i];
+      assert.equal(c.first, 'CODE', `claim ${i} starts with the metric's name as code`);
+      assert.equal(c.code, x.metric);
+      assert.ok(x.help && x.help[lang], `the manifest describes ${x.metric} in ${lang}`);
+      assert.ok(c.text.startsWith(`${x.metric} (${plain(x.help, lang)}): `), `claim ${i}: ${c.text}`);
+    });
+    const fits = { id: 'fits_single (1 bila model utuh muat di satu perangkat, selain itu 0): sama dengan 0',
+                   en: 'fits_single (1 when the unsplit model fits one device, else 0): equal to 0' };
+    assert.ok(shown.some((c) => c.text === fits[lang]), `${lang} view: "${fits[lang]}"`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+}
+
+test('SCORM 1.2: the seed quiz\'s lab boxes are entirely in the learner\'s language', () => labBoxes('12', 'seed12'));
+test('SCORM 2004: the seed quiz\'s lab boxes are entirely in the learner\'s language', () => labBoxes('2004', 'seed2004'));
+
+test('the manifests hold every lab text in Indonesian and English', () => {
+  assert.equal(manifests.length, 5);
+  for (const file of manifests) {
+    const id = manifestStrings(file, 'id'), en = manifestStrings(file, 'en');
+    assert.ok(en.length > 5, `${file}: ${en.length} English strings`);
+    assert.equal(id.length, en.length, `${file}: as many Indonesian strings as English ones`);
+  }
+});
