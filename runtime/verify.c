@@ -431,6 +431,8 @@ static size_t judge(struct verify *v)
 
 static void verify_free(struct verify *v)
 {
+    record_dir_free(v->recdir, v->groups.n);    /* before the groups go: it counts them */
+    v->recdir = NULL;
     for (size_t i = 0; i < v->claims.n; i++)
         free(v->claims.items[i].error);
     VEC_FREE(v->claims);
@@ -454,8 +456,6 @@ static void verify_free(struct verify *v)
     }
     VEC_FREE(v->labs);
     qz_labpath_clear(&v->path);
-    record_dir_free(v->recdir, v->groups.n);
-    v->recdir = NULL;
 }
 
 int verify_quiz(const struct verify_opts *o, const char *path)
