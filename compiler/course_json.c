@@ -137,10 +137,20 @@ static json_t *answer_key(const struct ast_question *q)
     return json_pack("{s:o}", "value", num_json(qz_value_number(&k->value)));
 }
 
-/* NaN and infinities are not JSON: null, which the player shows as no figure. */
+/*
+ * A run's figure: NaN and infinities are not JSON, so null, which the player
+ * shows as no figure.  The data keeps 15 significant digits; a figure that
+ * those round past the largest double (1.7976931348623157e308 printed as
+ * 1.79769313486232e+308, which reads back as infinity) is rounded down instead.
+ */
 static json_t *figure(bool known, double x)
 {
-    return known && isfinite(x) ? num_json(x) : json_null();
+    if (!known || !isfinite(x))
+        return json_null();
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", x);
+    double r = strtod(buf, NULL);
+    return num_json(isfinite(r) ? r : copysign(1.79769313486231e308, x));
 }
 
 static json_t *opt_string(const char *s)

@@ -253,8 +253,8 @@ static void read_run(struct reader *r, size_t i, json_t *o, struct qz_run *run)
     snprintf(mat, sizeof mat, "%s.machine", at);
     run->machine.cpu = str_at(r, mat, m, "cpu", true, 256);
     run->machine.gpu = str_at(r, mat, m, "gpu", true, 256);
-    run->machine.driver = str_at(r, mat, m, "driver", true, 64);
-    run->machine.nccl = str_at(r, mat, m, "nccl", true, 64);
+    run->machine.driver = str_at(r, mat, m, "driver", true, 256);
+    run->machine.nccl = str_at(r, mat, m, "nccl", true, 256);
     run->machine.cores = int_at(r, mat, m, "cores");
     run->machine.gpus = int_at(r, mat, m, "gpus");
     read_params(r, at, o, run);

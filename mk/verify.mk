@@ -18,3 +18,6 @@ $(BUILD)/tests/verify-seed.sh: mk/verify.mk
 
 CHECK_STEPS += $(BUILD)/tests/verify-seed.sh
 check: $(BUILD)/tests/verify-seed.sh $(LABRUN)
+
+# The claims table shared with the player (tests/data/claims.json): the judgement alone, through libqz's parser.
+$(eval $(call criterion_test,runtime/claims,tests/runtime/test_claims.c,$(call obj,runtime/verify_expect.c) $(LIBQZ),$(JSON_LIBS)))

@@ -48,7 +48,7 @@
 
   /*
    * The learner's `labrun ... --json` text as a run: {lab, params, metrics,
-   * checks}, or {error: 'notJson' | 'notRun' | 'tooLarge'}.
+   * basis, checks}, or {error: 'notJson' | 'notRun' | 'tooLarge'}.
    */
   function parseRun(text) {
     if (typeof text !== 'string' || text.length > MAX_RUN_BYTES) return { error: 'tooLarge' };
@@ -59,7 +59,8 @@
       return { error: 'notRun' };
     }
     var checks = Array.isArray(j.checks) ? j.checks.filter(function (c) { return c && typeof c === 'object'; }) : [];
-    return { lab: j.lab, params: j.params, metrics: j.metrics, checks: checks };
+    var basis = j.basis && typeof j.basis === 'object' ? j.basis : {};
+    return { lab: j.lab, params: j.params, metrics: j.metrics, basis: basis, checks: checks };
   }
 
   /* Whether a run's value v is the value want the question asks for (numbers by value). */

@@ -16,11 +16,15 @@
 
   var C = root.QuizClaims;
 
-  /* A figure as labrun --verify prints it: 4, 0.2727, 1.2e-7; "-" for none. */
+  /* A figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346; "-" for none. */
   function fmt(x) {
     if (typeof x !== 'number' || !isFinite(x)) return '-';
     if (x === Math.trunc(x) && Math.abs(x) < 1e15) return String(x);
-    return String(Number(x.toPrecision(4)));
+    /* Four significant digits, trailing zeros dropped (as text: 1.798e+308 would read back as infinity). */
+    if (Math.abs(x) >= 1e4 && Math.abs(x) < 1e15) return String(Math.round(x));
+    var s = x.toPrecision(4);
+    if (s.indexOf('e') >= 0) return s.replace(/\.?0+e/, 'e');
+    return s.indexOf('.') >= 0 ? s.replace(/\.?0+$/, '') : s;
   }
 
   var BASIS = { measured: 'basisMeasured', replayed: 'basisReplayed', modelled: 'basisModelled', exact: 'basisExact' };
@@ -114,7 +118,7 @@
       h.t('ownSummary', { ok: ok, n: res.results.length })));
     var ul = h.el('ul', 'claims');
     res.results.forEach(function (r) {
-      var basis = run.basis && typeof run.basis[r.x.metric] === 'string' ? run.basis[r.x.metric] : null;
+      var basis = typeof run.basis[r.x.metric] === 'string' ? run.basis[r.x.metric] : null;
       ul.appendChild(claimRow(h, r.x, r.measured, basis, r.pass, r.missing ? h.t('notReported') : ''));
     });
     out.appendChild(ul);
