@@ -61,3 +61,42 @@ test('a learner run is told apart by lab and by each parameter, and judged claim
   assert.deepEqual(claims.parseRun('[1, 2]'), { error: 'notRun' });
   assert.deepEqual(claims.parseRun('x'.repeat(claims.MAX_RUN_BYTES + 1)), { error: 'tooLarge' });
 });
+
+/* A small deterministic generator (mulberry32), so a failing input can be found again by its number. */
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("fuzz: the player's reader of a learner's report takes any text without throwing", () => {
+  const lab = { name: 'bubble', params: [['stages', 4]], expects: [{ metric: 'm', op: '<', value: 1 },
+    { metric: 'm', op: 'within', tolerance: 0.1, of_answer: true, answer: { lo: 0, hi: 1 } }] };
+  const seed = JSON.stringify({ lab: 'bubble', params: { stages: 4 }, metrics: { m: 0.5 }, basis: { m: 'measured' },
+    checks: [{ name: 'c', pass: true }], notes: [] });
+  const pieces = ['{', '}', '[', ']', '"', ':', ',', 'null', 'true', '1e308', '-0', '"__proto__"', '"constructor"',
+    '"lab"', '"params"', '"metrics"', '"checks"', '\\u0000', '9'.repeat(400), '"pass"'];
+  const r = rng(14);
+  let parsed = 0;
+  for (let i = 0; i < 5000; i++) {
+    let s = seed;
+    for (let k = 1 + Math.floor(r() * 4); k > 0; k--) {
+      const at = Math.floor(r() * (s.length + 1)), cut = Math.floor(r() * 6);
+      const piece = r() < 0.5 ? pieces[Math.floor(r() * pieces.length)] : String.fromCharCode(Math.floor(r() * 128));
+      s = s.slice(0, at) + (r() < 0.7 ? piece : '') + s.slice(at + cut);
+    }
+    let out;
+    try {
+      const run = claims.parseRun(s);
+      out = run.error ? run : claims.checkRun(lab, run);
+      if (!run.error) parsed++;
+    } catch (e) {
+      assert.fail(`input ${i} threw ${e}: ${s}`);
+    }
+    assert.ok(out.error || out.otherLab || out.differ || Array.isArray(out.results), `input ${i}: a known outcome`);
+  }
+  assert.ok(parsed > 100, `some mutants are reports still (${parsed})`);
+});
