@@ -21,3 +21,4 @@ check: $(BUILD)/tests/verify-seed.sh $(LABRUN)
 
 # The claims table shared with the player (tests/data/claims.json): the judgement alone, through libqz's parser.
 $(eval $(call criterion_test,runtime/claims,tests/runtime/test_claims.c,$(call obj,runtime/verify_expect.c) $(LIBQZ),$(JSON_LIBS)))
+$(eval $(call criterion_test,runtime/record,tests/runtime/test_record.c,$(VERIFY_TEST_OBJS),$(RUNTIME_LIBS)))
