@@ -284,6 +284,30 @@ test('a hostile runs file stays inert: script in names, notes and the timeline, 
   await page.close();
 });
 
+test('a GPU run names its GPUs, and the learner\'s check works opened from disk (offline)', async () => {
+  const f = path.join(tmp, 'gpu.json');
+  fs.writeFileSync(f, JSON.stringify(runsWith((r) => {
+    for (const run of r.runs) {
+      run.backend = 'cuda';
+      run.date = '2027-01-12T09:30:00Z';
+      run.machine = { cpu: 'AMD EPYC 9654', cores: 16, gpu: 'NVIDIA H200', gpus: 8, driver: '13.0', nccl: '2.27.7' };
+    }
+  })));
+  const dir = path.join(PKGS, 'runs-gpu');
+  assert.equal(quizc(QUIZ, '--runs', f, '--dir', dir).status, 0);
+  const page = await open('file://' + path.resolve(dir, 'index.html'));
+  await page.waitForSelector('section.question');
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#q-b1-check');
+  assert.equal(await page.$eval('#q-b1-lab0-run .measured-on', (e) => e.textContent), 'Diukur pada 8 \u00d7 NVIDIA H200, 2027-01-12');
+  await page.click('#lang-en');
+  assert.equal(await page.$eval('#q-b1-lab0-run .measured-on', (e) => e.textContent), 'Measured on 8 \u00d7 NVIDIA H200, 2027-01-12');
+  assert.match(await paste(page, fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8')), /^Your run bears out 2 of 2 claims\./);
+  assert.ok(page.requests.every((u) => u.startsWith('file://') || u.startsWith('data:image/svg+xml')), 'nothing but the package and its timeline image');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('screenshots of a question with its recorded run, in both languages', async () => {
   const page = await open(`${srv.base}/pkg/runs-immediate-12/index.html`);
   await page.waitForSelector('section.question');
