@@ -57,3 +57,4 @@ $(BUILD)/tests/xw-same.sh: mk/compiler.mk | $(BUILD)/quizc $(BUILD)/tests/quizc-
 
 CHECK_STEPS += $(BUILD)/tests/xw-same.sh
 check: $(BUILD)/tests/xw-same.sh
+$(eval $(call criterion_test,test_runs,tests/compiler/test_runs.c tests/compiler/support.c compiler/runs.c,$(LIBQZ),$(JSON_LIBS)))
