@@ -76,6 +76,9 @@ int verify_main(int argc, char **argv)
         usage(stderr);
         goto done;
     }
+    /* The runs file on standard output: the table goes to standard error, so the JSON stays whole. */
+    if (o.record && strcmp(o.record, "-") == 0)
+        o.out = stderr;
     rc = verify_quiz(&o, quiz);
 done:
     qz_labpath_clear(&o.extra);
