@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runs.h"
 #include "scorm.h"
 
 static json_t *md_json(const struct md_doc *doc)
@@ -122,7 +123,94 @@ static json_t *arg_json(const struct ast_labref *r, const struct ast_arg *a)
     return j;
 }
 
-static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
+/* One parameter's value as the run must have had it: typed as labrun's --json types it. */
+static void param_entry(void *ctx, const struct ast_param *p, const char *value)
+{
+    json_t *v;
+    if (p->type == PARAM_INT || p->type == PARAM_REAL)
+        v = num_json(strtod(value, NULL));
+    else if (p->type == PARAM_BOOL)
+        v = json_boolean(strcmp(value, "true") == 0);
+    else
+        v = json_string(value);
+    json_array_append_new(ctx, json_pack("[so]", p->name, v));
+}
+
+/*
+ * The answer key a `within X of answer` claim is judged against, as
+ * labrun --verify takes it (verify_expect.c): the range, or the value.
+ */
+static json_t *answer_key(const struct ast_question *q)
+{
+    const struct ast_numeric *k = &q->numeric;
+    if (q->kind != Q_NUMERIC || !q->has_answer)
+        return json_null();
+    if (k->kind == NUM_RANGE)
+        return json_pack("{s:o, s:o}", "lo", num_json(qz_value_number(&k->lo)), "hi",
+                         num_json(qz_value_number(&k->hi)));
+    return json_pack("{s:o}", "value", num_json(qz_value_number(&k->value)));
+}
+
+/*
+ * A run's figure: NaN and infinities are not JSON, so null, which the player
+ * shows as no figure.  The data keeps 15 significant digits; a figure that
+ * those round past the largest double (1.7976931348623157e308 printed as
+ * 1.79769313486232e+308, which reads back as infinity) is rounded down instead.
+ */
+static json_t *figure(bool known, double x)
+{
+    if (!known || !isfinite(x))
+        return json_null();
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", x);
+    double r = strtod(buf, NULL);
+    return num_json(isfinite(r) ? r : copysign(1.79769313486231e308, x));
+}
+
+static json_t *opt_string(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
+/* A recorded run (quizc --runs) as the player shows it. */
+static json_t *run_json(const struct qz_run *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "backend", json_string(r->backend));
+    json_object_set_new(o, "date", json_string(r->date));
+    json_object_set_new(o, "labrun", json_string(r->labrun));
+    json_object_set_new(o, "machine", json_pack("{s:o, s:I, s:o, s:I, s:o, s:o}",
+                                                "cpu", opt_string(r->machine.cpu), "cores", (json_int_t)r->machine.cores,
+                                                "gpu", opt_string(r->machine.gpu), "gpus", (json_int_t)r->machine.gpus,
+                                                "driver", opt_string(r->machine.driver),
+                                                "nccl", opt_string(r->machine.nccl)));
+    json_object_set_new(o, "placement", opt_string(r->placement));
+    json_t *ps = json_array();
+    for (size_t i = 0; i < r->params.n; i++)
+        json_array_append_new(ps, json_pack("[ss]", r->params.items[i].name, r->params.items[i].value));
+    json_object_set_new(o, "params", ps);
+    json_t *ms = json_array();
+    for (size_t i = 0; i < r->metrics.n; i++) {
+        const struct qz_run_metric *m = &r->metrics.items[i];
+        json_array_append_new(ms, json_pack("[sos]", m->name, figure(m->known, m->value), m->basis));
+    }
+    json_object_set_new(o, "metrics", ms);
+    json_t *cs = json_array();
+    for (size_t i = 0; i < r->checks.n; i++) {
+        const struct qz_run_check *c = &r->checks.items[i];
+        json_array_append_new(cs, json_pack("{s:s, s:b, s:o}", "name", c->name, "pass", c->pass,
+                                            "detail", opt_string(c->detail)));
+    }
+    json_object_set_new(o, "checks", cs);
+    json_t *ns = json_array();
+    for (size_t i = 0; i < r->notes.n; i++)
+        json_array_append_new(ns, json_string(r->notes.items[i]));
+    json_object_set_new(o, "notes", ns);
+    json_object_set_new(o, "svg", opt_string(r->svg));
+    return o;
+}
+
+static json_t *lab_json(const struct ast_question *q, const struct ast_labref *r, const struct langs *ls)
 {
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(r->name));
@@ -136,6 +224,12 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
     for (size_t i = 0; i < r->args.n; i++)
         json_array_append_new(args, json_pack("[so]", r->args.items[i].name, arg_json(r, &r->args.items[i])));
     json_object_set_new(o, "args", args);
+    /* Every parameter's value, defaults included: what a learner's run must match. */
+    json_t *params = json_array();
+    runs_each_param(r, param_entry, params);
+    json_object_set_new(o, "params", params);
+    if (r->run)
+        json_object_set_new(o, "run", run_json(r->run));
 
     json_t *expects = json_array();
     for (size_t i = 0; i < r->expects.n; i++) {
@@ -150,9 +244,10 @@ static json_t *lab_json(const struct ast_labref *r, const struct langs *ls)
         json_object_set_new(x, "op", json_string(ast_cmp_name(e->op)));
         if (e->op == CMP_WITHIN)
             json_object_set_new(x, "tolerance", value_json(&e->tolerance));
-        if (e->of_answer)
+        if (e->of_answer) {
             json_object_set_new(x, "of_answer", json_true());
-        else
+            json_object_set_new(x, "answer", answer_key(q));
+        } else
             json_object_set_new(x, "value", value_json(&e->value));
         json_array_append_new(expects, x);
     }
@@ -219,7 +314,7 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
 
     json_t *labs = json_array();
     for (size_t i = 0; i < q->labs.n; i++)
-        json_array_append_new(labs, lab_json(&q->labs.items[i], ls));
+        json_array_append_new(labs, lab_json(q, &q->labs.items[i], ls));
     json_object_set_new(o, "labs", labs);
 
     json_t *snips = json_array();

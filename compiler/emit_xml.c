@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "runs.h"
 #include "xw.h"
 
 #define COURSE_NS "urn:x-quizc:course:1"
@@ -295,6 +296,65 @@ static void write_choices(struct emitter *e, const struct ast_question *q)
     element(e, "correct-response", ids);
 }
 
+static void attr_opt(struct emitter *e, const char *name, const char *value)
+{
+    if (value && *value)
+        attr(e, name, value);
+}
+
+/*
+ * What a machine measured for this lab and these values (quizc --runs).  Its
+ * text was checked as XML text when the runs file was read (runs.c).
+ */
+static void write_run(struct emitter *e, const struct qz_run *r)
+{
+    start(e, "run");
+    attr(e, "backend", r->backend);
+    attr(e, "date", r->date);
+    attr(e, "labrun", r->labrun);
+    attr_opt(e, "hash", r->hash);
+    start(e, "machine");
+    attr_opt(e, "cpu", r->machine.cpu);
+    if (r->machine.cores)
+        attr_num(e, "cores", (double)r->machine.cores);
+    attr_opt(e, "gpu", r->machine.gpu);
+    if (r->machine.gpus)
+        attr_num(e, "gpus", (double)r->machine.gpus);
+    attr_opt(e, "driver", r->machine.driver);
+    attr_opt(e, "nccl", r->machine.nccl);
+    end(e);
+    if (r->placement)
+        element(e, "placement", r->placement);
+    for (size_t i = 0; i < r->params.n; i++) {
+        start(e, "param");
+        attr(e, "name", r->params.items[i].name);
+        attr(e, "value", r->params.items[i].value);
+        end(e);
+    }
+    for (size_t i = 0; i < r->metrics.n; i++) {
+        const struct qz_run_metric *m = &r->metrics.items[i];
+        start(e, "metric");
+        attr(e, "name", m->name);
+        if (m->known)
+            attr_num(e, "value", m->value);
+        attr(e, "basis", m->basis);
+        end(e);
+    }
+    for (size_t i = 0; i < r->checks.n; i++) {
+        start(e, "check");
+        attr(e, "name", r->checks.items[i].name);
+        attr(e, "pass", r->checks.items[i].pass ? "true" : "false");
+        xw_text(e->w, r->checks.items[i].detail ? r->checks.items[i].detail : "");
+        end(e);
+    }
+    for (size_t i = 0; i < r->notes.n; i++)
+        element(e, "note", r->notes.items[i]);
+    /* The timeline as text: a reader parses it as the SVG it is, or shows it as an image. */
+    if (r->svg)
+        element(e, "timeline", r->svg);
+    end(e);
+}
+
 static void write_lab(struct emitter *e, const struct ast_labref *ref)
 {
     start(e, "lab");
@@ -349,6 +409,8 @@ static void write_lab(struct emitter *e, const struct ast_labref *ref)
             write_text(e, "description", m->help, "the metric's description");
         end(e);
     }
+    if (ref->run)
+        write_run(e, ref->run);
     end(e);
 }
 

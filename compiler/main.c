@@ -13,6 +13,7 @@
 #include "emit.h"
 #include "output.h"
 #include "qz.h"
+#include "runs.h"
 
 #ifndef QZ_VERSION
 #define QZ_VERSION "0.1.0"
@@ -48,10 +49,11 @@ struct options {
     enum out_format format;     /* --format, or from -o's name */
     struct emit_opts emit;      /* --scorm, --lang */
     struct qz_labpath labpath;  /* -L DIRs first; the defaults are added after parsing */
+    const char *runs;           /* --runs RUNS.json */
 };
 
 static const char usage_line[] =
-    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--check] FILE.qz";
+    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--runs RUNS.json] [--check] FILE.qz";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -80,6 +82,8 @@ static void help(void)
            "  --scorm VERSION  SCORM version of a package: 1.2 (default) or 2004\n"
            "  -L DIR           look for labs in DIR first (repeatable); then labs/ beside\n"
            "                   the quiz, then labs/ in the working folder\n"
+           "  --runs RUNS.json recorded lab runs (labrun --verify QUIZ --record RUNS.json):\n"
+           "                   the course document and SCORM packages carry what they measured\n"
            "  --check          report problems only; write nothing\n"
            "  --help           show this help\n"
            "  --version        show the version\n\n"
@@ -96,7 +100,7 @@ static bool ends_with(const char *s, const char *suffix)
 /* Returns -1 to go on, or the exit status (help, version, usage errors). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_VERSION };
+    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_VERSION, OPT_RUNS };
     static const struct option longs[] = {
         { "output",  required_argument, NULL, 'o' },
         { "check",   no_argument,       NULL, OPT_CHECK },
@@ -106,6 +110,7 @@ static int parse_args(int argc, char **argv, struct options *o)
         { "lang",    required_argument, NULL, OPT_LANG },
         { "help",    no_argument,       NULL, OPT_HELP },
         { "version", no_argument,       NULL, OPT_VERSION },
+        { "runs",    required_argument, NULL, OPT_RUNS },
         { NULL, 0, NULL, 0 },
     };
     opterr = 0;
@@ -146,6 +151,9 @@ static int parse_args(int argc, char **argv, struct options *o)
             break;
         case OPT_LANG:
             o->emit.lang = optarg;
+            break;
+        case OPT_RUNS:
+            o->runs = optarg;
             break;
         case OPT_HELP:
             help();
@@ -334,6 +342,15 @@ static bool lang_known(const struct ast_quiz *q, const char *lang)
 /* The course of this run, kept until exit (see the end of main); volatile, so the store is not optimized away. */
 static struct qz_course *volatile kept_course;
 
+/* --runs: the recorded runs read and attached to the course's lab references (NULL after an error). */
+static struct qz_runs *attach_runs(struct diag *d, struct qz_course *c, const char *path)
+{
+    struct qz_runs *rs = runs_load(d, path);
+    if (rs)
+        runs_attach(d, rs, c);
+    return rs;
+}
+
 int main(int argc, char **argv)
 {
     struct options o = { .emit = { .scorm = SCORM_12 } };
@@ -354,6 +371,7 @@ int main(int argc, char **argv)
     struct qz_course *c = qz_load(d, o.input);
     if (c)
         check_course(d, c, &o.labpath);
+    struct qz_runs *runs = c && o.runs && diag_errors(d) == 0 ? attach_runs(d, c, o.runs) : NULL;
 
     if (c && diag_errors(d) == 0 && !lang_known(c->quiz, o.emit.lang)) {
         diag_error(d, &c->quiz->langs_loc, "--lang %s: the quiz's languages are those declared here",
@@ -386,6 +404,7 @@ int main(int argc, char **argv)
      * leak checkers do not count it as lost.
      */
     kept_course = c;
+    runs_free(runs);
     diag_free(d);
     qz_labpath_clear(&o.labpath);
     return status;

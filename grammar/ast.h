@@ -92,6 +92,8 @@ struct ast_value {
 
 /* ---- Lab references in questions ---------------------------------------- */
 
+struct qz_run;      /* a recorded run (compiler/runs.h) */
+
 struct ast_arg {            /* name = value inside lab NAME ( ... ) */
     char *name;
     struct ast_value value;
@@ -121,6 +123,7 @@ struct ast_labref {
     VEC(struct ast_expect) expects;
     struct src_loc loc;
     const struct ast_labdef *def;   /* set by lab resolution; borrowed */
+    const struct qz_run *run;       /* quizc --runs: the run recorded for these values; borrowed, or NULL */
 };
 
 /* snippet LAB:REGION */

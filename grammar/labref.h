@@ -130,6 +130,16 @@ void qz_resolve_question(struct qz_resolver *r, struct ast_question *q);
 void qz_resolver_free(struct qz_resolver *r);
 void qz_resolve_labs(struct diag *d, struct qz_course *c, const struct qz_labpath *p);
 
+/* ---- A lab's fingerprint (labhash.c) ----------------------------------- */
+
+/*
+ * "fnv1a64:HEX" over the lab's manifest and sources in dir (the files
+ * snippets are cut from, in name order, each name and bytes): what a
+ * recorded run keeps, so quizc can tell when the lab has changed since.
+ * A new string; NULL when dir cannot be read or holds none.
+ */
+char *qz_lab_hash(const char *dir);
+
 /* ---- Snippets (snippet.c) ------------------------------------------------- */
 
 /*

@@ -27,6 +27,10 @@ FUZZ_READY := $(and $(wildcard grammar/quiz.y),$(wildcard grammar/load.c))
 FUZZ_QUIZC_SRCS := tests/fuzz/fuzz_quizc.c tests/fuzz/sandbox.c
 FUZZ_QUIZC_DEPS  = $(call obj,$(FUZZ_QUIZC_SRCS) $(FUZZ_COMPILER_SRCS)) $(LIBQZ)
 
+# quizc's reader of recorded runs (compiler/runs.c), through the course document and player data.
+FUZZ_RUNS_SRCS := tests/fuzz/fuzz_runs.c tests/fuzz/sandbox.c
+FUZZ_RUNS_DEPS  = $(call obj,$(FUZZ_RUNS_SRCS) $(FUZZ_COMPILER_SRCS)) $(LIBQZ)
+
 # labrun's sources without main(), as an archive: the harness pulls in only what it calls.
 LABRUN_MAIN_SRCS := $(shell grep -lE '$(FUZZ_MAIN_RE)' $(LABRUN_SRCS) /dev/null 2>/dev/null)
 FUZZ_RUNTIME_A   := $(BUILD)/fuzz-runtime.a
@@ -63,6 +67,18 @@ CHECK_STEPS += $(BUILD)/tests/fuzz-replay-manifest.sh
 check: $(BUILD)/tests/fuzz-replay-manifest.sh
 endif
 
+$(BUILD)/tests/replay_runs: $(call obj,tests/fuzz/replay.c) $(FUZZ_RUNS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(FUZZ_LIBS)
+
+$(BUILD)/tests/fuzz-replay-runs.sh: $(BUILD)/tests/replay_runs mk/fuzz.mk
+	@printf '#!/bin/sh\n# replay every runs-file seed and regression through the harness\nexec %s tests/fuzz/runs-seeds $$(find tests/fuzz/regress/runs -type f 2>/dev/null | sort)\n' \
+	    $(BUILD)/tests/replay_runs > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/fuzz-replay-runs.sh
+check: $(BUILD)/tests/fuzz-replay-runs.sh
+
 # run-tests.sh runs each step without arguments: these wrappers carry the build folder.
 $(BUILD)/tests/fuzz-replay.sh: $(BUILD)/tests/replay_quizc mk/fuzz.mk
 	@printf '#!/bin/sh\n# replay every fuzz regression and seed through the harness\nexec %s tests/fuzz/regress/quizc quizzes tests/hostile/cases/*.qz $$(find tests/data -name "*.qz" | sort)\n' \
@@ -83,7 +99,10 @@ check: $(BUILD)/tests/fuzz-replay.sh $(HOSTILE_STEPS)
 
 ifeq ($(FUZZ_INNER),1)
 # Inside the fuzz build (BUILD is the fuzz folder, CC clang, CFLAGS with the sanitizers).
-fuzz-bins: $(BUILD)/fuzz_quizc $(if $(FUZZ_MANIFEST_READY),$(BUILD)/fuzz_manifest)
+fuzz-bins: $(BUILD)/fuzz_quizc $(BUILD)/fuzz_runs $(if $(FUZZ_MANIFEST_READY),$(BUILD)/fuzz_manifest)
+
+$(BUILD)/fuzz_runs: $(FUZZ_RUNS_DEPS)
+	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(FUZZ_LIBS)
 
 $(BUILD)/fuzz_quizc: $(FUZZ_QUIZC_DEPS)
 	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(FUZZ_LIBS)

@@ -18,6 +18,14 @@
 /* The code run on every rank: its rank, the rank count, its comm and device (borrowed). */
 typedef int (*backend_body)(int rank, int nranks, struct comm *comm, struct dev *dev, void *arg);
 
+/* The accelerators a run used, as a recorded run keeps them (labrun --verify --record). */
+struct backend_machine {
+    char gpu[128];              /* the model of the ranks' first GPU; "" for none */
+    int gpus;                   /* GPUs this process sees */
+    char driver[32];            /* the CUDA driver's version, "12.4"; "" for none */
+    char nccl[32];              /* NCCL's version, "2.21.5"; "" without NCCL */
+};
+
 struct backend {
     const char *name;           /* "cpu", "cuda", "mpi" */
     const char *summary;        /* one line for --help and the report */
@@ -52,6 +60,12 @@ struct backend {
      * is not given.  0 when unknown.  NULL: the backend starts its own ranks.
      */
     int (*launched_ranks)(void);
+    /*
+     * Fill m with the accelerators of this machine, after a launch (a CUDA
+     * context does not survive fork, so --verify asks in the process that
+     * ran the lab).  NULL: a backend with no accelerator to tell of.
+     */
+    void (*machine)(struct backend_machine *m);
 };
 
 /* Every backend, built in or not, NULL-terminated; the first is the default. */

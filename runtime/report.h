@@ -58,6 +58,9 @@ int lab_report_write_json(const struct lab_report *r, const char *path);
 /* Chrome trace-event JSON (pid = rank, tid = stream, µs). */
 int lab_report_write_trace(const struct lab_report *r, const char *path);
 
+/* Whether the run drew a timeline: events on the stream --svg draws. */
+bool lab_report_has_timeline(const struct lab_report *r);
+
 /* The events of the chosen stream as an SVG timeline, one row per rank. */
 int lab_report_write_svg(const struct lab_report *r, const char *path);
 

@@ -87,6 +87,14 @@ static double tick_step(double span)
     return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 }
 
+bool lab_report_has_timeline(const struct lab_report *r)
+{
+    for (size_t i = 0; i < r->events.n; i++)
+        if (r->events.items[i].stream == r->svg_stream)
+            return true;
+    return false;
+}
+
 int lab_report_write_svg(const struct lab_report *r, const char *path)
 {
     double t0 = INFINITY, t1 = -INFINITY;

@@ -27,6 +27,7 @@
 #include "run.h"
 #include "timer.h"
 #include "verify.h"
+#include "verify_record.h"
 
 /* One lab run shared by the claims that need the same lab and parameter values. */
 struct group {
@@ -67,6 +68,7 @@ struct verify {
     VEC(struct labinfo) labs;
     VEC(struct group) groups;
     VEC(struct claim) claims;
+    char *recdir;                   /* --record: where the children leave their pieces; owned, or NULL */
 };
 
 /* ---- Looking claims up ---------------------------------------------------- */
@@ -221,7 +223,7 @@ static void collect(struct verify *v, const struct qz_course *c)
 /* ---- Running ------------------------------------------------------------- */
 
 /* In the child: run the lab and write "rc", "checks" and "metric" lines to out. */
-static void child_run(const struct group *g, const struct backend *b, FILE *out)
+static void child_run(const struct verify *v, const struct group *g, const struct backend *b, FILE *out)
 {
     struct lab_report *rep = lab_report_new(g->def, g->params, b->name, lab_nranks(g->impl, g->params),
                                             timer_cores());
@@ -232,6 +234,8 @@ static void child_run(const struct group *g, const struct backend *b, FILE *out)
         if (lab_report_metric(rep, g->def->metrics.items[i].name, &x))
             fprintf(out, "metric %s %a\n", g->def->metrics.items[i].name, x);
     }
+    if (v->recdir)
+        record_child(v->recdir, (size_t)(g - v->groups.items), rep, b);
     fflush(out);
     lab_report_free(rep);
 }
@@ -251,7 +255,7 @@ static int start(struct verify *v, struct group *g, const struct backend *b)
         return -1;
     }
     if (g->pid == 0) {
-        child_run(g, b, g->tmp);
+        child_run(v, g, b, g->tmp);
         _exit(0);
     }
     return 0;
@@ -427,6 +431,8 @@ static size_t judge(struct verify *v)
 
 static void verify_free(struct verify *v)
 {
+    record_dir_free(v->recdir, v->groups.n);    /* before the groups go: it counts them */
+    v->recdir = NULL;
     for (size_t i = 0; i < v->claims.n; i++)
         free(v->claims.items[i].error);
     VEC_FREE(v->claims);
@@ -481,6 +487,12 @@ int verify_quiz(const struct verify_opts *o, const char *path)
         return 1;
     }
     collect(&v, c);
+    if (o->record && !(v.recdir = record_dir_new(v.err))) {
+        qz_course_free(c);
+        diag_free(d);
+        verify_free(&v);
+        return 1;
+    }
     int jobs = o->jobs > 0 ? o->jobs : timer_cores();
     double t0 = timer_wall();
     run_groups(&v, b, jobs);
@@ -490,8 +502,16 @@ int verify_quiz(const struct verify_opts *o, const char *path)
     size_t failed = judge(&v);
     fprintf(v.out, "\n%zu claims: %zu passed, %zu failed; %zu lab runs, %d at a time, %.1f s\n",
             v.claims.n, v.claims.n - failed, failed, v.groups.n, jobs, secs);
+    int recorded = 0;
+    if (o->record) {
+        struct record_run *runs = xcalloc(v.groups.n ? v.groups.n : 1, sizeof *runs);
+        for (size_t i = 0; i < v.groups.n; i++)
+            runs[i] = (struct record_run){ .def = v.groups.items[i].def, .ran = !v.groups.items[i].error };
+        recorded = record_write(o->record, v.recdir, path, runs, v.groups.n, v.err);
+        free(runs);
+    }
     qz_course_free(c);
     diag_free(d);
     verify_free(&v);
-    return failed ? 1 : 0;
+    return failed || recorded != 0 ? 1 : 0;
 }

@@ -22,6 +22,7 @@ struct verify_opts {
     const char *backend;        /* backend name (NULL: the default) */
     FILE *out;                  /* the table and summary (NULL: stdout) */
     FILE *err;                  /* diagnostics (NULL: stderr) */
+    const char *record;         /* --record RUNS.json: every lab run written down (NULL: none) */
 };
 
 /* Run every claim of the quiz at path.  0 when all pass, 1 when one fails or the quiz has errors, 2 on usage errors. */
@@ -40,7 +41,7 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
 /* A figure as the table shows it: 4, 0.2727, 1.2e-07. */
 void verify_fmt_num(char *buf, size_t n, double x);
 
-/* The command line: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME]. */
+/* The command line: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME] [--record RUNS.json]. */
 int verify_main(int argc, char **argv);
 
 #endif

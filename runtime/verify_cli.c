@@ -10,12 +10,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME]\n"
+    fprintf(f, "usage: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME] [--record RUNS.json]\n"
                "Runs every `lab ... expect ...` claim of the quiz and prints a table:\n"
                "question | lab | params | metric | expected | measured | result.\n"
                "  -L DIR          look for labs in DIR first (then labs/ beside the quiz, then ./labs)\n"
                "  -j N            lab runs at once (default: the cores available)\n"
                "  --backend NAME  where ranks run (%s)\n"
+               "  --record FILE   write every lab run (figures, checks, notes, timeline, machine,\n"
+               "                  date) to FILE, for quizc --runs ('-': standard output)\n"
                "Exit status: 0 every claim passed, 1 a claim failed or the quiz has errors, 2 usage.\n",
             backend_names());
 }
@@ -51,6 +53,11 @@ int verify_main(int argc, char **argv)
         } else if (strcmp(a, "--backend") == 0 && val) {
             o.backend = val;
             i++;
+        } else if (strcmp(a, "--record") == 0 && val) {
+            o.record = val;
+            i++;
+        } else if (strncmp(a, "--record=", 9) == 0 && a[9]) {
+            o.record = a + 9;
         } else if (strncmp(a, "--backend=", 10) == 0) {
             o.backend = a + 10;
         } else if (a[0] == '-' && a[1]) {
@@ -69,6 +76,9 @@ int verify_main(int argc, char **argv)
         usage(stderr);
         goto done;
     }
+    /* The runs file on standard output: the table goes to standard error, so the JSON stays whole. */
+    if (o.record && strcmp(o.record, "-") == 0)
+        o.out = stderr;
     rc = verify_quiz(&o, quiz);
 done:
     qz_labpath_clear(&o.extra);

@@ -1,6 +1,10 @@
 /*
  * verify_expect.c — judging one claim: a measured figure against an
  * `expect` line, the numeric question's answer key for `within X of answer`.
+ *
+ * The rules are doc/claims.md's; the player's compiler/player/claims.js
+ * implements the same ones, and tests/data/claims.json holds both to them
+ * (tests/runtime/test_claims.c, tests/browser/claims.test.js).
  */
 #include <math.h>
 #include <stdio.h>

@@ -31,7 +31,18 @@
       snippet: 'The code that runs', trueLabel: 'True', falseLabel: 'False',
       done: 'Submitted.', leftUnanswered: '{n} question(s) not answered yet.',
       opLt: 'below', opLe: 'at most', opGt: 'above', opGe: 'at least', opEq: 'equal to',
-      within: 'within {t} of', ofAnswer: 'this question\'s answer'
+      within: 'within {t} of', ofAnswer: 'this question\'s answer',
+      measuredOn: 'Measured on {machine}, {date}', cpuCores: '{n} cores of {cpu}', pass: 'PASS', fail: 'FAIL',
+      basisMeasured: 'measured', basisReplayed: 'replayed from measured costs', basisModelled: 'modelled',
+      basisExact: 'exact', notReported: '(the run did not report it)', ownChecks: 'The lab\'s own checks: {ok} of {n} passed.',
+      timeline: 'Timeline of the recorded run', notes: 'Notes of the run', ownRun: 'Check your own run', ownHint: 'Run {cmd} and give its output here. It is checked in this page; nothing is sent anywhere.',
+      ownFile: 'Report file:', ownPaste: 'Or paste it:', ownCheck: 'Check my run',
+      notJson: 'This is not JSON: give the output of labrun --json.',
+      notRun: 'This JSON is not a labrun report (it has no lab, params and metrics).',
+      tooLarge: 'This file is too large for a labrun report.',
+      otherLab: 'This run is {ran}; the question asks for {asked}.',
+      otherParams: 'This run is {lab} with {ran}; the question asks for {asked}.',
+      ownSummary: 'Your run bears out {ok} of {n} claims.', checksFailed: '{n} of the lab\'s own checks failed in this run.'
     },
     id: {
       question: 'Soal {n} dari {total}', point: '1 poin', points: '{n} poin',
@@ -46,7 +57,18 @@
       snippet: 'Kode yang dijalankan', trueLabel: 'Benar', falseLabel: 'Salah',
       done: 'Terkirim.', leftUnanswered: '{n} soal belum dijawab.',
       opLt: 'di bawah', opLe: 'paling banyak', opGt: 'di atas', opGe: 'paling sedikit', opEq: 'sama dengan',
-      within: 'dalam selisih {t} dari', ofAnswer: 'jawaban soal ini'
+      within: 'dalam selisih {t} dari', ofAnswer: 'jawaban soal ini',
+      measuredOn: 'Diukur pada {machine}, {date}', cpuCores: '{n} inti {cpu}', pass: 'LULUS', fail: 'GAGAL',
+      basisMeasured: 'diukur', basisReplayed: 'diputar ulang dari biaya terukur', basisModelled: 'dimodelkan',
+      basisExact: 'eksak', notReported: '(run ini tidak melaporkannya)', ownChecks: 'Pemeriksaan lab sendiri: {ok} dari {n} lulus.',
+      timeline: 'Linimasa run yang direkam', notes: 'Catatan run', ownRun: 'Periksa run Anda sendiri', ownHint: 'Jalankan {cmd} lalu berikan keluarannya di sini. Keluaran diperiksa di halaman ini; tidak ada yang dikirim ke mana pun.',
+      ownFile: 'Berkas laporan:', ownPaste: 'Atau tempelkan:', ownCheck: 'Periksa run saya',
+      notJson: 'Ini bukan JSON: berikan keluaran labrun --json.',
+      notRun: 'JSON ini bukan laporan labrun (tidak ada lab, params, dan metrics).',
+      tooLarge: 'Berkas ini terlalu besar untuk laporan labrun.',
+      otherLab: 'Run ini adalah {ran}; soal ini meminta {asked}.',
+      otherParams: 'Run ini adalah {lab} dengan {ran}; soal ini meminta {asked}.',
+      ownSummary: 'Run Anda membuktikan {ok} dari {n} klaim.', checksFailed: '{n} pemeriksaan lab sendiri gagal pada run ini.'
     }
   };
   var LANG_NAMES = { id: 'Bahasa Indonesia', en: 'English', und: 'Default' };
@@ -99,6 +121,7 @@
     score: null
   };
   var started = Date.now(), lastActivity = started, touchStart = {}, lastChange = {};
+  var ownRuns = {};  /* lab box id -> the learner's run text, kept across re-renders, never saved or sent */
   var byId = {};
   DATA.questions.forEach(function (q) { byId[q.id] = q; });
 
@@ -406,28 +429,16 @@
     return box;
   }
 
-  var OPS = { '<': 'opLt', '<=': 'opLe', '>': 'opGt', '>=': 'opGe', '==': 'opEq' };
-
-  /*
-   * One claim as a list item, every word in the learner's language: the
-   * metric's name as code, then its description from the lab's manifest.
-   */
-  function expectItem(x) {
-    var li = el('li');
-    li.appendChild(el('code', 'metric', x.metric));
-    var help = plain(x.help);
-    var target = x.of_answer ? t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
-    var op = x.op === 'within' ? t('within', { t: x.tolerance }) : (OPS[x.op] ? t(OPS[x.op]) : x.op);
-    li.appendChild(document.createTextNode((help ? ' (' + help + ')' : '') + ': ' + op + ' ' + target));
-    return li;
-  }
+  /* What labbox.js needs of the player: it words the claims and holds the live results. */
+  var boxHelpers = { el: el, t: t, plain: plain };
 
   function labs(q) {
     var box = el('div', 'labs');
     if (!q.labs.length && !q.snippets.length) return box;
     box.appendChild(el('h3', null, t('tryLab')));
-    q.labs.forEach(function (lab) {
-      var sec = el('div', 'lab');
+    q.labs.forEach(function (lab, i) {
+      var sec = el('div', 'lab'), id = 'q-' + q.id + '-lab' + i;
+      sec.id = id;
       if (lab.title) md(sec, lab.title);
       sec.appendChild(el('p', 'run', t('runThis')));
       var pre = el('pre', 'command');
@@ -436,9 +447,12 @@
       if (lab.expects.length) {
         sec.appendChild(el('p', null, t('expect')));
         var ul = el('ul');
-        lab.expects.forEach(function (x) { ul.appendChild(expectItem(x)); });
+        lab.expects.forEach(function (x) { ul.appendChild(QuizLabBox.expectItem(boxHelpers, x)); });
         sec.appendChild(ul);
       }
+      /* What a machine measured, when the quiz's feedback timing shows answers now. */
+      if (lab.run && showFeedback(q)) sec.appendChild(QuizLabBox.recorded(boxHelpers, q, lab, id + '-run'));
+      if (lab.expects.length) sec.appendChild(QuizLabBox.ownRun(boxHelpers, q, lab, id + '-own', ownRuns));
       box.appendChild(sec);
     });
     q.snippets.forEach(function (s) {

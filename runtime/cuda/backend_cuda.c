@@ -170,6 +170,25 @@ static int cuda_launch(int nranks, backend_body body, void *arg)
     return rc;
 }
 
+/* The GPUs, the driver and NCCL, for a recorded run: what the placement line names, and versions. */
+static void cuda_machine(struct backend_machine *m)
+{
+    int n = 0, drv = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess)
+        n = 0;
+    m->gpus = n;
+    struct cudaDeviceProp prop;
+    if (n > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+        snprintf(m->gpu, sizeof m->gpu, "%.127s", prop.name);
+    if (cudaDriverGetVersion(&drv) == cudaSuccess && drv > 0)
+        snprintf(m->driver, sizeof m->driver, "%d.%d", drv / 1000, drv % 1000 / 10);
+#ifdef HAVE_NCCL
+    int v = 0;
+    if (ncclGetVersion(&v) == ncclSuccess && v > 0)
+        snprintf(m->nccl, sizeof m->nccl, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+#endif
+}
+
 const struct backend backend_cuda = {
     .name = "cuda",
     .summary = "ranks on GPUs: cudaMalloc, cuBLAS, NCCL (ranks beyond the GPU count share one GPU)",
@@ -178,4 +197,5 @@ const struct backend backend_cuda = {
     .launch = cuda_launch,
     .is_root = NULL,
     .placement = backend_cuda_placement,
+    .machine = cuda_machine,
 };

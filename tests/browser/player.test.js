@@ -190,8 +190,8 @@ async function takeQuiz(version, pkg, plan) {
         const c = q.choices.find((x) => !x.correct);
         if (c.because) assert.ok(fb.includes(plain(c.because, lang)), `because of ${q.id} shown`);
       }
-      // Answered and checked: the inputs are locked.
-      assert.ok(await frame.$$eval(`#q-${q.id} input`, (es) => es.every((e) => e.disabled)));
+      // Answered and checked: the answer's inputs are locked (the lab box's own-run picker stays open).
+      assert.ok(await frame.$$eval(`#q-${q.id} fieldset input`, (es) => es.every((e) => e.disabled)));
     }
   }
 
@@ -420,7 +420,7 @@ test('a hostile quiz shows its markup as text and runs none of it', async () => 
     title: document.title,
   }));
   assert.equal(r.pwned, undefined);
-  assert.equal(r.scripts, 3, 'only quiz-data.js, scorm.js and player.js');
+  assert.equal(r.scripts, 5, 'only quiz-data.js, scorm.js, claims.js, labbox.js and player.js');
   assert.equal(r.bad, 0);
   assert.ok(r.title.includes("<script>window.__pwned = 'title'</script>"));
   for (const s of ['<img src=x onerror="window.__pwned = \'intro\'">', '[a link](javascript:window.__pwned=\'link\')',

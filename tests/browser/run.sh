@@ -1,18 +1,21 @@
 #!/bin/sh
 # tests/browser/run.sh BUILD — build SCORM packages with BUILD/quizc and take
-# them in headless chromium (tests/browser/player.test.js; formats.test.js checks
-# scorm.js's formats without a browser), with node's test runner.
+# them in headless chromium (tests/browser/player.test.js; runs.test.js with
+# recorded runs from BUILD/labrun; formats.test.js and claims.test.js check
+# scorm.js's formats and claims.js without a browser), with node's test runner.
 # Prints "browser: N passed, N failed" for scripts/run-tests.sh.
 set -u
 B=${1:-build}
 QUIZC=$B/quizc
+LABRUN=$B/labrun
 OUT=$B/browser
 PKGS=$OUT/packages
-export QUIZC_PACKAGES=$PKGS QUIZC_ARTIFACTS=$B/artifacts
+export QUIZC QUIZC_PACKAGES=$PKGS QUIZC_ARTIFACTS=$B/artifacts QUIZC_RUNS=$OUT/runs
 export PUPPETEER_SKIP_DOWNLOAD=1
 
 fail() { echo "browser: $*" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
 [ -x "$QUIZC" ] || fail "no $QUIZC (build it first)"
+[ -x "$LABRUN" ] || fail "no $LABRUN (build it first)"
 [ -d node_modules/puppeteer-core ] && [ -d node_modules/scorm-again ] || fail "npm modules missing: run npm ci"
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || fail "no chromium at ${CHROMIUM:-/usr/bin/chromium}"
 
@@ -32,8 +35,22 @@ pack acak2004 $D/shuffled.qz --scorm 2004
 pack hostile $D/hostile.qz
 pack silent $D/silent.qz
 
+# Recorded runs (runs.test.js): the runs of runs.qz's claims on this machine, packed
+# with the quiz under each feedback timing, and the learner's own reports to check.
+R=$OUT/runs
+rm -rf "$R" && mkdir -p "$R" || exit 1
+"$LABRUN" --verify $D/runs.qz --record "$R/runs.json" > "$R/verify.txt" || fail "labrun could not record runs.qz's runs"
+"$LABRUN" labs/bubble --stages 4 --microbatches 8 --schedule gpipe --steps 1 --json "$R/own.json" > /dev/null || fail "labrun bubble"
+"$LABRUN" labs/bubble --stages 2 --microbatches 8 --schedule gpipe --steps 1 --json "$R/own-stages2.json" > /dev/null || fail "labrun bubble"
+"$LABRUN" labs/tensor-split --mode column --ranks 2 --json "$R/own-tensor.json" > /dev/null || fail "labrun tensor-split"
+for fb in immediate on-submit never; do
+    sed "s/^    feedback immediate/    feedback $fb/" $D/runs.qz > "$R/runs-$fb.qz"
+    pack runs-$fb-12 "$R/runs-$fb.qz" --runs "$R/runs.json"
+    pack runs-$fb-2004 "$R/runs-$fb.qz" --runs "$R/runs.json" --scorm 2004
+done
+
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/player.test.js tests/browser/labtext.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/runs.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

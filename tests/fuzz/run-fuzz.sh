@@ -13,7 +13,7 @@ dir=${1:?FUZZ_DIR}
 secs=${2:?SECONDS}
 shift 2
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && for h in quizc manifest; do
+[ ${#harnesses[@]} -eq 0 ] && for h in quizc manifest runs; do
     [ -x "$dir/build/fuzz_$h" ] && harnesses+=("$h")
 done
 
@@ -42,12 +42,17 @@ for h in "${harnesses[@]}"; do
         seed "$corpus" $(find labs tests/data tests/fuzz/regress/manifest \
                               -name 'lab.qz' -o -path '*/regress/*' -type f 2>/dev/null | sort)
         seed "$corpus" tests/fuzz/manifest-seeds/* ;;
+    runs)
+        # shellcheck disable=SC2046
+        seed "$corpus" tests/fuzz/runs-seeds/* $(find tests/fuzz/regress/runs -type f 2>/dev/null | sort) ;;
     esac
+    dict=tests/fuzz/qz.dict
+    [ "$h" = runs ] && dict=tests/fuzz/runs.dict
     mkdir -p "$dir/artifacts"
     log=$dir/$h.log
     echo "fuzz: $h for ${secs}s, corpus $corpus ($(find "$corpus" -type f | wc -l) inputs), log $log"
     # One worker: the machines this runs on are small and shared.
-    "$bin" "$corpus" -dict=tests/fuzz/qz.dict -max_total_time="$secs" -max_len=65536 \
+    "$bin" "$corpus" -dict="$dict" -max_total_time="$secs" -max_len=65536 \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$dir/artifacts/$h-" >"$log" 2>&1
     rc=$?
@@ -57,7 +62,7 @@ for h in "${harnesses[@]}"; do
     if [ $rc -ne 0 ]; then
         status=1
         echo "fuzz: $h FAILED (exit $rc); the report:"
-        grep -nE 'ERROR: |SUMMARY: |Test unit written to|fuzz_quizc: |fuzz_manifest: ' "$log" | head -20
+        grep -nE 'ERROR: |SUMMARY: |Test unit written to|fuzz_quizc: |fuzz_manifest: |fuzz_runs: ' "$log" | head -20
         echo "    reproduce: $bin <the file named above>   (FUZZ_VERBOSE=1 shows the diagnostics)"
         echo "    then copy it into tests/fuzz/regress/$h/ so it stays a test"
         tail -n 60 "$log"

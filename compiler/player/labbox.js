@@ -1,0 +1,216 @@
+/*
+ * labbox.js — the parts of a question's lab box that hold live results: a
+ * recorded run (quizc --runs) with its figures, machine, date and timeline,
+ * and the learner's own `labrun ... --json` checked against the question's
+ * claims (claims.js).  Nothing leaves the page: a file is read with
+ * FileReader, a paste from the text area, and neither is sent anywhere.
+ *
+ * It also words a claim for every part of the box, in the learner's
+ * language: the metric's name as code, its description from the lab's
+ * manifest, then the operator and the target.  player.js calls
+ * QuizLabBox.expectItem, recorded and ownRun with its helpers (el, t,
+ * plain); this file calls nothing of player.js.
+ * Every text from a run is set with textContent; the timeline SVG is shown
+ * as an <img> of a data: URL, which a browser renders without running
+ * anything in it.
+ */
+(function (root) {
+  'use strict';
+
+  var C = root.QuizClaims;
+
+  /* A figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346; "-" for none. */
+  function fmt(x) {
+    if (typeof x !== 'number' || !isFinite(x)) return '-';
+    if (x === Math.trunc(x) && Math.abs(x) < 1e15) return String(x);
+    /* Four significant digits, trailing zeros dropped (as text: 1.798e+308 would read back as infinity). */
+    if (Math.abs(x) >= 1e4 && Math.abs(x) < 1e15) return String(Math.round(x));
+    var s = x.toPrecision(4);
+    if (s.indexOf('e') >= 0) return s.replace(/\.?0+e/, 'e');
+    return s.indexOf('.') >= 0 ? s.replace(/\.?0+$/, '') : s;
+  }
+
+  var OPS = { '<': 'opLt', '<=': 'opLe', '>': 'opGt', '>=': 'opGe', '==': 'opEq' };
+
+  /* A metric's description in the learner's language (the manifest's TEXT): one place for every use. */
+  function metricHelp(h, x) { return h.plain(x.help); }
+
+  /* The metric as an element: its name as code, its description beside it. */
+  function metricWords(h, x) {
+    var s = h.el('span', 'metric');
+    s.appendChild(h.el('code', null, x.metric));
+    var help = metricHelp(h, x);
+    if (help) s.appendChild(document.createTextNode(' (' + help + ')'));
+    return s;
+  }
+
+  /* The claim without its metric: "above 0.7", "within 0.03 of the answer". */
+  function claimWords(h, x) {
+    var target = x.of_answer ? h.t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
+    var op = x.op === 'within' ? h.t('within', { t: x.tolerance }) : (OPS[x.op] ? h.t(OPS[x.op]) : x.op);
+    return op + ' ' + target;
+  }
+
+  /* A claim as a list item: the metric's name as code, its description, the claim. */
+  function expectItem(h, x) {
+    var li = h.el('li');
+    li.appendChild(h.el('code', null, x.metric));
+    var help = metricHelp(h, x);
+    li.appendChild(document.createTextNode((help ? ' (' + help + ')' : '') + ': ' + claimWords(h, x)));
+    return li;
+  }
+
+  var BASIS = { measured: 'basisMeasured', replayed: 'basisReplayed', modelled: 'basisModelled', exact: 'basisExact' };
+
+  /* "8 × NVIDIA H200" on GPUs, "2 cores, AMD EPYC" on CPUs. */
+  function machineWords(h, m) {
+    if (m.gpu && m.gpus) return m.gpus + ' \u00d7 ' + m.gpu;
+    if (m.gpu) return m.gpu;
+    return h.t('cpuCores', { n: m.cores || '?', cpu: m.cpu || 'CPU' });
+  }
+
+  function verdict(h, pass) {
+    return h.el('strong', pass ? 'pass' : 'fail', pass ? h.t('pass') : h.t('fail'));
+  }
+
+  /* One claim's row: PASS/FAIL, the metric and its description, the figure, how it was obtained, the claim. */
+  function claimRow(h, x, measured, basis, pass, note) {
+    var li = h.el('li', pass ? 'claim pass' : 'claim fail');
+    li.appendChild(verdict(h, pass));
+    li.appendChild(document.createTextNode(' '));
+    li.appendChild(metricWords(h, x));
+    li.appendChild(document.createTextNode(' = ' + fmt(measured)));
+    if (basis) li.appendChild(h.el('span', 'basis', ' (' + (BASIS[basis] ? h.t(BASIS[basis]) : basis) + ')'));
+    li.appendChild(h.el('span', 'wanted', ' \u2014 ' + claimWords(h, x)));
+    if (note) li.appendChild(h.el('span', 'note', ' ' + note));
+    return li;
+  }
+
+  /* The recorded run of lab (lab.run), for the box of question q. */
+  function recorded(h, q, lab, id) {
+    var r = lab.run, sec = h.el('div', 'recorded');
+    sec.id = id;
+    var when = String(r.date || '').slice(0, 10);
+    sec.appendChild(h.el('p', 'measured-on', h.t('measuredOn', { machine: machineWords(h, r.machine || {}), date: when })));
+    var byName = {};
+    (r.metrics || []).forEach(function (m) { byName[m[0]] = m; });
+    var failed = (r.checks || []).filter(function (c) { return !c.pass; }).length;
+    var ul = h.el('ul', 'claims');
+    lab.expects.forEach(function (x) {
+      var m = byName[x.metric];
+      var pass = !!m && failed === 0 && C.holds(x, m[1]);
+      ul.appendChild(claimRow(h, x, m ? m[1] : null, m ? m[2] : null, pass, m ? '' : h.t('notReported')));
+    });
+    sec.appendChild(ul);
+    if (r.checks && r.checks.length) {
+      sec.appendChild(h.el('p', 'checks', h.t('ownChecks', { ok: r.checks.length - failed, n: r.checks.length })));
+    }
+    if (r.svg) {
+      var img = h.el('img', 'timeline');
+      img.alt = h.t('timeline');
+      img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(r.svg);
+      sec.appendChild(img);
+    }
+    if (r.notes && r.notes.length) {
+      var det = h.el('details', 'notes');
+      det.appendChild(h.el('summary', null, h.t('notes')));
+      r.notes.forEach(function (n) { det.appendChild(h.el('p', null, n)); });
+      det.appendChild(h.el('p', 'backend', 'labrun ' + r.labrun + ', --backend ' + r.backend));
+      sec.appendChild(det);
+    }
+    return sec;
+  }
+
+  /* "stages=2, microbatches=8": values as labrun prints them. */
+  function pairs(list, which) {
+    return list.map(function (d) { return d[0] + '=' + (d[which] === undefined ? '?' : String(d[which])); }).join(', ');
+  }
+
+  /* What the learner's run says about lab, into out. */
+  function showOutcome(h, lab, text, out) {
+    while (out.firstChild) out.removeChild(out.firstChild);
+    if (!text || !text.trim()) return;
+    var run = C.parseRun(text);
+    if (run.error) {
+      out.appendChild(h.el('p', 'fail', h.t(run.error === 'notJson' ? 'notJson' : run.error === 'tooLarge' ? 'tooLarge' : 'notRun')));
+      return;
+    }
+    var res = C.checkRun(lab, run);
+    if (res.otherLab) {
+      out.appendChild(h.el('p', 'fail other', h.t('otherLab', { ran: 'labs/' + run.lab, asked: 'labs/' + lab.name })));
+      return;
+    }
+    if (res.differ) {
+      out.appendChild(h.el('p', 'fail other', h.t('otherParams', {
+        lab: 'labs/' + lab.name, ran: pairs(res.differ, 1), asked: pairs(res.differ, 2)
+      })));
+      return;
+    }
+    var ok = res.results.filter(function (r) { return r.pass; }).length;
+    out.appendChild(h.el('p', ok === res.results.length ? 'pass' : 'fail',
+      h.t('ownSummary', { ok: ok, n: res.results.length })));
+    var ul = h.el('ul', 'claims');
+    res.results.forEach(function (r) {
+      var basis = typeof run.basis[r.x.metric] === 'string' ? run.basis[r.x.metric] : null;
+      ul.appendChild(claimRow(h, r.x, r.measured, basis, r.pass, r.missing ? h.t('notReported') : ''));
+    });
+    out.appendChild(ul);
+    if (res.failedChecks) out.appendChild(h.el('p', 'fail', h.t('checksFailed', { n: res.failedChecks })));
+  }
+
+  /*
+   * The learner's own run for lab: a file picker and a paste area, checked
+   * at once.  store keeps the text by id across the player's re-renders.
+   */
+  function ownRun(h, q, lab, id, store) {
+    var det = h.el('details', 'own-run');
+    det.id = id;
+    if (store[id]) det.open = true;
+    det.appendChild(h.el('summary', null, h.t('ownRun')));
+    det.appendChild(h.el('p', 'hint', h.t('ownHint', { cmd: lab.command + ' --json run.json' })));
+    var file = h.el('input');
+    file.type = 'file';
+    file.accept = '.json,application/json';
+    file.id = id + '-file';
+    var fl = h.el('label', null, h.t('ownFile') + ' ');
+    fl.htmlFor = file.id;
+    var row = h.el('p', 'own-file');
+    row.appendChild(fl);
+    row.appendChild(file);
+    det.appendChild(row);
+    var area = h.el('textarea');
+    area.id = id + '-paste';
+    area.rows = 4;
+    area.spellcheck = false;
+    area.value = store[id] || '';
+    var al = h.el('label', 'own-paste', h.t('ownPaste'));
+    al.htmlFor = area.id;
+    det.appendChild(al);
+    det.appendChild(area);
+    var b = h.el('button', 'own-check', h.t('ownCheck'));
+    b.type = 'button';
+    b.id = id + '-check';
+    det.appendChild(b);
+    var out = h.el('div', 'own-result');
+    out.id = id + '-result';
+    out.setAttribute('role', 'status');
+    det.appendChild(out);
+    function take(text) {
+      store[id] = text;
+      showOutcome(h, lab, text, out);
+    }
+    b.addEventListener('click', function () { take(area.value); });
+    file.addEventListener('change', function () {
+      var f = file.files && file.files[0];
+      if (!f) return;
+      if (f.size > C.MAX_RUN_BYTES) { take(' '); out.appendChild(h.el('p', 'fail', h.t('tooLarge'))); return; }
+      var rd = new FileReader();
+      rd.onload = function () { area.value = String(rd.result); take(area.value); };
+      rd.readAsText(f);
+    });
+    if (store[id]) showOutcome(h, lab, store[id], out);
+    return det;
+  }
+
+  root.QuizLabBox = { expectItem: expectItem, recorded: recorded, ownRun: ownRun, fmt: fmt };
+})(window);

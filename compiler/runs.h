@@ -1,0 +1,82 @@
+/*
+ * runs.h — recorded lab runs (`labrun --verify QUIZ --record RUNS.json`) as
+ * quizc reads them for `--runs RUNS.json`: checked, bounded, and attached to
+ * the lab references they were recorded for, so that the course document
+ * and the player carry what a machine measured.
+ *
+ * The file's format is doc/runs.md (written by runtime/verify_record.c).
+ * Nothing in it is trusted: sizes are bounded before it is parsed, every
+ * field is checked for its type, and its text reaches outputs only through
+ * their escaping writers.
+ */
+#ifndef QZ_RUNS_H
+#define QZ_RUNS_H
+
+#include <stdbool.h>
+
+#include "qz.h"
+
+#define RUNS_MAX_BYTES (8u << 20)   /* a runs file larger than this is refused unread */
+#define RUNS_MAX_SVG (2u << 20)     /* one timeline */
+
+/* A parameter as the run had it: its canonical text (numbers in shortest form). */
+struct qz_run_param {
+    char *name, *value;     /* owned */
+};
+
+struct qz_run_metric {
+    char *name;             /* owned */
+    double value;
+    bool known;             /* false: the run reported no finite value (null) */
+    char *basis;            /* measured | replayed | modelled | exact; owned */
+};
+
+struct qz_run_check {
+    char *name, *detail;    /* owned */
+    bool pass;
+};
+
+/* One recorded run.  Every string is owned; optional ones are NULL when absent. */
+struct qz_run {
+    char *lab, *backend, *date, *labrun, *hash, *placement, *svg;
+    struct {
+        char *cpu, *gpu, *driver, *nccl;
+        long cores, gpus;
+    } machine;
+    VEC(struct qz_run_param) params;
+    VEC(struct qz_run_metric) metrics;
+    VEC(struct qz_run_check) checks;
+    VEC(char *) notes;
+};
+
+struct qz_runs {
+    char *path;                 /* owned */
+    VEC(struct qz_run) runs;
+};
+
+/*
+ * Read and check the runs file at path.  NULL after reporting to d, as
+ * "PATH: error: ..." (with line and column where the JSON itself is broken).
+ */
+struct qz_runs *runs_load(struct diag *d, const char *path);
+void runs_free(struct qz_runs *rs);
+
+/*
+ * Point each lab reference of c (resolved: ref->def set) at the run of rs
+ * recorded with its lab and every parameter's value (the lab's defaults
+ * filling those the quiz leaves out).  A run recorded with another version
+ * of the lab (its fingerprint differs) is still attached, with a warning
+ * at the reference.  rs must outlive c's use of the runs.
+ */
+void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c);
+
+/*
+ * The value of each of ref's lab parameters the run must have had: the
+ * quiz's argument, else the manifest's default, as canonical text (what
+ * labrun prints back).  Calls fn once per parameter, in the manifest's
+ * order; a parameter without a usable default is left out.
+ */
+void runs_each_param(const struct ast_labref *ref,
+                     void (*fn)(void *ctx, const struct ast_param *p, const char *value), void *ctx);
+
+#endif

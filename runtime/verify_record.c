@@ -1,0 +1,197 @@
+/*
+ * verify_record.c — the runs file of `labrun --verify --record`: each lab
+ * run's report (metrics with their basis, checks, notes), its timeline, the
+ * machine, the date, labrun's version and the lab's fingerprint, as one
+ * JSON document built with jansson.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "labref.h"
+#include "report_impl.h"
+#include "verify_record.h"
+
+#ifndef QZ_VERSION
+#define QZ_VERSION "0.1.0"
+#endif
+
+static const char *const piece_ext[] = { "json", "svg", "machine" };
+
+static char *piece(const char *dir, size_t i, int kind)
+{
+    return xasprintf("%s/%zu.%s", dir, i, piece_ext[kind]);
+}
+
+char *record_dir_new(FILE *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = xasprintf("%s/labrun-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(err, "labrun: error: --record: cannot make a temporary folder %s: %s\n", dir, strerror(errno));
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+void record_dir_free(char *dir, size_t n)
+{
+    if (!dir)
+        return;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            char *p = piece(dir, i, k);
+            unlink(p);
+            free(p);
+        }
+    rmdir(dir);
+    free(dir);
+}
+
+void record_child(const char *dir, size_t i, const struct lab_report *rep, const struct backend *b)
+{
+    char *p = piece(dir, i, 0);
+    lab_report_write_json(rep, p);
+    free(p);
+    if (lab_report_has_timeline(rep)) {
+        p = piece(dir, i, 1);
+        lab_report_write_svg(rep, p);
+        free(p);
+    }
+    struct backend_machine m = { .gpus = 0 };
+    if (b->machine)
+        b->machine(&m);
+    json_t *o = json_pack("{s:s, s:i, s:s, s:s}", "gpu", m.gpu, "gpus", m.gpus, "driver", m.driver,
+                          "nccl", m.nccl);
+    p = piece(dir, i, 2);
+    json_dump_file(o, p, JSON_COMPACT);
+    json_decref(o);
+    free(p);
+}
+
+/* "Intel(R) Xeon(R) ..." from /proc/cpuinfo's first "model name"; "" when there is none. */
+static json_t *cpu_model(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512], model[256] = "";
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            colon++;
+            colon += strspn(colon, " \t");
+            colon[strcspn(colon, "\n")] = '\0';
+            snprintf(model, sizeof model, "%s", colon);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return json_string(model);
+}
+
+/* The machine: this one's CPU, the cores the run had, the accelerators the child saw. */
+static json_t *machine_json(const char *dir, size_t i, json_t *report)
+{
+    json_t *m = json_object();
+    json_object_set_new(m, "cpu", cpu_model());
+    json_object_set(m, "cores", json_object_get(report, "cores"));
+    char *p = piece(dir, i, 2);
+    json_t *acc = json_load_file(p, 0, NULL);
+    free(p);
+    const char *key;
+    json_t *v;
+    json_object_foreach(acc, key, v) {
+        bool empty = (json_is_string(v) && !*json_string_value(v)) || (json_is_integer(v) && !json_integer_value(v));
+        if (!empty)
+            json_object_set(m, key, v);
+    }
+    json_decref(acc);
+    return m;
+}
+
+/* The report's metrics object and basis object as one list, in the report's order. */
+static json_t *metrics_json(json_t *report)
+{
+    json_t *list = json_array(), *basis = json_object_get(report, "basis");
+    const char *name;
+    json_t *v;
+    json_object_foreach(json_object_get(report, "metrics"), name, v) {
+        json_t *b = json_object_get(basis, name);
+        json_array_append_new(list, json_pack("{s:s, s:O, s:s}", "name", name, "value", v, "basis",
+                                              json_is_string(b) ? json_string_value(b) : "measured"));
+    }
+    return list;
+}
+
+static json_t *run_json(const char *dir, size_t i, const struct ast_labdef *def, const char *date)
+{
+    char *p = piece(dir, i, 0);
+    json_error_t e;
+    json_t *rep = json_load_file(p, JSON_PRESERVE_ORDER, &e);
+    free(p);
+    if (!rep)
+        return NULL;
+    json_t *run = json_object();
+    json_object_set(run, "lab", json_object_get(rep, "lab"));
+    json_object_set(run, "params", json_object_get(rep, "params"));
+    json_object_set(run, "backend", json_object_get(rep, "backend"));
+    json_object_set_new(run, "machine", machine_json(dir, i, rep));
+    json_object_set_new(run, "date", json_string(date));
+    json_object_set_new(run, "labrun", json_string(QZ_VERSION));
+    char *hash = qz_lab_hash(def->dir);
+    json_object_set_new(run, "hash", hash ? json_string(hash) : json_null());
+    free(hash);
+    if (json_object_get(rep, "placement"))
+        json_object_set(run, "placement", json_object_get(rep, "placement"));
+    json_object_set_new(run, "metrics", metrics_json(rep));
+    json_object_set(run, "checks", json_object_get(rep, "checks"));
+    json_object_set(run, "notes", json_object_get(rep, "notes"));
+    p = piece(dir, i, 1);
+    size_t len = 0;
+    char *svg = access(p, R_OK) == 0 ? read_file(p, &len) : NULL;
+    free(p);
+    if (svg)
+        json_object_set_new(run, "svg", json_stringn(svg, len));
+    free(svg);
+    json_decref(rep);
+    return run;
+}
+
+int record_write(const char *path, const char *dir, const char *quiz, const struct record_run *runs,
+                 size_t n, FILE *err)
+{
+    char date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    json_t *list = json_array();
+    for (size_t i = 0; i < n; i++) {
+        if (!runs[i].ran)
+            continue;
+        json_t *r = run_json(dir, i, runs[i].def, date);
+        if (r)
+            json_array_append_new(list, r);
+        else
+            fprintf(err, "labrun: warning: --record: the run of lab '%s' left no report; it is not recorded\n",
+                    runs[i].def->name);
+    }
+    json_t *root = json_pack("{s:s, s:i, s:s, s:o}", "format", RUNS_FORMAT, "version", RUNS_VERSION,
+                             "quiz", quiz, "runs", list);
+    char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!s) {
+        fprintf(err, "labrun: error: --record: cannot encode %s as JSON\n", path);
+        return -1;
+    }
+    size_t len = strlen(s);
+    s = xrealloc(s, len + 2);
+    s[len++] = '\n';
+    s[len] = '\0';
+    int rc = report_write_file(path, s, len);
+    free(s);
+    return rc;
+}

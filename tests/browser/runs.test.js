@@ -1,0 +1,324 @@
+// runs.test.js — recorded lab runs (labrun --verify --record, quizc --runs) in
+// the player, and the learner's own labrun --json checked in the page, in
+// headless chromium with scorm-again as the LMS, for SCORM 1.2 and 2004.
+//
+//   QUIZC_PACKAGES  runs-{immediate,on-submit,never}-{12,2004}: tests/scorm/data/runs.qz
+//                   under each feedback timing, packed with QUIZC_RUNS/runs.json
+//   QUIZC_RUNS      runs.json, own.json (bubble as b1 asks), own-stages2.json,
+//                   own-tensor.json (written by run.sh with the build's labrun)
+//   QUIZC           the quizc that packed them (for the hostile and byte-identity checks)
+//   QUIZC_ARTIFACTS where the screenshots go
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const puppeteer = require('puppeteer-core');
+const { serve } = require('./server');
+
+const PKGS = process.env.QUIZC_PACKAGES;
+const RUNS = process.env.QUIZC_RUNS;
+const QUIZC = process.env.QUIZC || 'build/quizc';
+const ARTIFACTS = process.env.QUIZC_ARTIFACTS;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const QUIZ = 'tests/scorm/data/runs.qz';
+
+let browser, srv, tmp;
+
+before(async () => {
+  assert.ok(RUNS && fs.existsSync(path.join(RUNS, 'runs.json')), 'QUIZC_RUNS holds runs.json (run tests/browser/run.sh)');
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-test-'));
+  srv = await serve(PKGS);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) srv.server.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function quizc(...args) {
+  return spawnSync(QUIZC, args, { encoding: 'utf8' });
+}
+
+async function open(url) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1000, height: 900 });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.requests = [];
+  page.on('request', (r) => page.requests.push(r.url()));
+  await page.goto(url, { waitUntil: 'load' });
+  return page;
+}
+
+async function inLms(version, pkg) {
+  const page = await open(`${srv.base}/lms/${version}/${pkg}`);
+  const frame = await (await page.$('#sco')).contentFrame();
+  await frame.waitForSelector('section.question');
+  return { page, frame };
+}
+
+const runShown = (frame, q) => frame.$(`#q-${q}-lab0-run`);
+
+for (const version of ['12', '2004']) {
+  test(`SCORM ${version}, feedback immediate: each question's recorded run appears once it is answered`, async () => {
+    const { page, frame } = await inLms(version, `runs-immediate-${version}`);
+    assert.equal(await runShown(frame, 'b1'), null, 'not before answering');
+    assert.equal(await runShown(frame, 'b2'), null);
+    await frame.type('#q-b1-input', '0.2727');
+    await frame.click('#q-b1-check');
+    await frame.waitForSelector('#q-b1-lab0-run');
+    assert.equal(await runShown(frame, 'b2'), null, 'b2 is not answered yet');
+    const text = await frame.$eval('#q-b1-lab0-run', (e) => e.textContent);
+    assert.match(text, /^Diukur pada \d+ inti .*, \d{4}-\d\d-\d\d/, 'machine and date, in Indonesian');
+    const rows = await frame.$$eval('#q-b1-lab0-run li.claim', (es) => es.map((e) => e.textContent));
+    assert.equal(rows.length, 2, 'one row per claim');
+    assert.match(rows[0], /^LULUS bubble_formula .*= 0\.2727 \(dimodelkan\)/);
+    assert.match(rows[1], /^LULUS bubble_fraction .*\(diputar ulang dari biaya terukur\)/);
+    const src = await frame.$eval('#q-b1-lab0-run img.timeline', (e) => e.getAttribute('src'));
+    assert.ok(src.startsWith('data:image/svg+xml;'), 'the timeline is an image of a data: URL');
+    assert.equal(await frame.$eval('#q-b1-lab0-run img.timeline', (e) => e.naturalWidth > 0), true, 'and it renders');
+    await frame.click('#lang-en');
+    assert.match(await frame.$eval('#q-b1-lab0-run .measured-on', (e) => e.textContent), /^Measured on \d+ cores of /);
+    assert.match(await frame.$eval('#q-b1-lab0-run li.claim', (e) => e.textContent), /^PASS bubble_formula .*\(modelled\)/);
+    await frame.click('#q-b2-a');
+    await frame.click('#q-b2-check');
+    assert.match(await frame.$eval('#q-b2-lab0-run li.claim', (e) => e.textContent), /^PASS max_rel_error .*\(measured\)/);
+    assert.equal(await frame.$('#q-b2-lab0-run img.timeline') !== null, true, 'tensor-split draws a timeline too');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test(`SCORM ${version}, feedback on-submit: recorded runs appear only after submission`, async () => {
+    const { page, frame } = await inLms(version, `runs-on-submit-${version}`);
+    await frame.type('#q-b1-input', '0.2727');
+    await frame.click('#q-b2-a');
+    assert.equal(await frame.$('.check'), null, 'no per-question check');
+    assert.equal(await runShown(frame, 'b1'), null, 'answered, not submitted: no run');
+    await frame.click('#finish');
+    await frame.waitForSelector('#result .score');
+    assert.ok(await runShown(frame, 'b1'));
+    assert.ok(await runShown(frame, 'b2'));
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test(`SCORM ${version}, feedback never: recorded runs are never shown`, async () => {
+    const { page, frame } = await inLms(version, `runs-never-${version}`);
+    await frame.type('#q-b1-input', '0.2727');
+    await frame.click('#finish');
+    await frame.waitForSelector('#result .score');
+    assert.equal(await frame.$('.recorded'), null);
+    const text = await frame.evaluate(() => document.body.textContent);
+    assert.ok(!text.includes('Diukur pada') && !text.includes('LULUS'));
+    // The claims and the learner's own check stay: they tell nothing the box did not.
+    assert.ok(await frame.$('#q-b1-lab0-own'));
+    await page.close();
+  });
+}
+
+/* Paste text into b1's own-run area and check it; returns the result's text. */
+async function paste(page, text) {
+  await page.$eval('#q-b1-lab0-own', (e) => { e.open = true; });
+  await page.$eval('#q-b1-lab0-own-paste', (e, t) => { e.value = t; }, text);
+  await page.click('#q-b1-lab0-own-check');
+  return page.$eval('#q-b1-lab0-own-result', (e) => e.textContent);
+}
+
+test("the learner's own run: passing, failing, another lab, other values, not a report; nothing is sent", async () => {
+  const page = await open(`${srv.base}/pkg/runs-never-12/index.html`);
+  await page.waitForSelector('section.question');
+  const own = fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8');
+  // The report file, through the file picker.
+  await page.click('#q-b1-lab0-own summary');
+  const input = await page.$('#q-b1-lab0-own-file');
+  await input.uploadFile(path.join(RUNS, 'own.json'));
+  await page.waitForSelector('#q-b1-lab0-own-result li');
+  let out = await page.$eval('#q-b1-lab0-own-result', (e) => e.textContent);
+  assert.match(out, /^Run Anda membuktikan 2 dari 2 klaim\./);
+  // Pasted, with a figure that does not bear out `bubble_fraction < 0.5`.
+  const failing = JSON.parse(own);
+  failing.metrics.bubble_fraction = 0.9;
+  out = await paste(page, JSON.stringify(failing));
+  assert.match(out, /^Run Anda membuktikan 1 dari 2 klaim\./);
+  const rows = await page.$$eval('#q-b1-lab0-own-result li', (es) => es.map((e) => e.className + ': ' + e.textContent));
+  assert.match(rows[0], /^claim pass: LULUS bubble_formula .*\(dimodelkan\)/, 'the run says how each figure was obtained');
+  assert.match(rows[1], /^claim fail: GAGAL bubble_fraction .*= 0\.9/);
+  // A run whose own checks failed bears out nothing, as labrun --verify has it.
+  const broken = JSON.parse(own);
+  broken.checks[0].pass = false;
+  out = await paste(page, JSON.stringify(broken));
+  assert.match(out, /Run Anda membuktikan 0 dari 2 klaim\..*1 pemeriksaan lab sendiri gagal/);
+  // Other values, and another lab, told apart.
+  await page.click('#lang-en');
+  out = await paste(page, fs.readFileSync(path.join(RUNS, 'own-stages2.json'), 'utf8'));
+  assert.equal(out, 'This run is labs/bubble with stages=2; the question asks for stages=4.');
+  out = await paste(page, fs.readFileSync(path.join(RUNS, 'own-tensor.json'), 'utf8'));
+  assert.equal(out, 'This run is labs/tensor-split; the question asks for labs/bubble.');
+  out = await paste(page, 'labrun: error: no lab');
+  assert.match(out, /^This is not JSON/);
+  out = await paste(page, '{"lab": "bubble"}');
+  assert.match(out, /^This JSON is not a labrun report/);
+  // Kept across a re-render (a language switch).
+  await page.click('#lang-id');
+  assert.match(await page.$eval('#q-b1-lab0-own-result', (e) => e.textContent), /^JSON ini bukan laporan labrun/);
+  const base = `${srv.base}/pkg/runs-never-12/`;
+  assert.deepEqual(page.requests.filter((u) => !u.startsWith(base)), [], 'nothing but the package is fetched');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the package with recorded runs is byte-identical from run to run, and its course.xml is valid', () => {
+  for (const scorm of ['1.2', '2004']) {
+    const a = path.join(tmp, `a-${scorm}.zip`), b = path.join(tmp, `b-${scorm}.zip`);
+    for (const out of [a, b]) {
+      const r = quizc(QUIZ, '--runs', path.join(RUNS, 'runs.json'), '--scorm', scorm, '-o', out);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stderr, '', 'no warning: the runs were recorded with these labs');
+    }
+    assert.ok(fs.readFileSync(a).equals(fs.readFileSync(b)), `SCORM ${scorm}: the same bytes`);
+  }
+  const xml = path.join(tmp, 'course.xml');
+  assert.equal(quizc(QUIZ, '--runs', path.join(RUNS, 'runs.json'), '-o', xml).status, 0);
+  assert.equal(spawnSync('xmllint', ['--noout', '--schema', 'compiler/course.xsd', xml]).status, 0, 'valid course.xml');
+  assert.equal((fs.readFileSync(xml, 'utf8').match(/<run /g) || []).length, 2, 'both lab references carry their run');
+});
+
+/* A runs file of ours, changed by fn. */
+function runsWith(fn) {
+  const r = JSON.parse(fs.readFileSync(path.join(RUNS, 'runs.json'), 'utf8'));
+  fn(r);
+  return r;
+}
+
+test('a run recorded with another version of the lab is packed, with a warning', () => {
+  const f = path.join(tmp, 'stale.json');
+  fs.writeFileSync(f, JSON.stringify(runsWith((r) => { r.runs[0].hash = 'fnv1a64:0000000000000000'; })));
+  const r = quizc(QUIZ, '--runs', f, '-o', path.join(tmp, 'stale.zip'));
+  assert.equal(r.status, 0);
+  assert.match(r.stderr, /runs\.qz:\d+:\d+: warning: the run of lab '\w[\w-]*' in .*stale\.json was recorded with another version of the lab/);
+  assert.ok(fs.existsSync(path.join(tmp, 'stale.zip')));
+});
+
+test('what is not a runs file is refused with the reason, and nothing is written', () => {
+  const cases = [
+    ['course.xml', fs.readFileSync('compiler/course.xsd'), /^\S+course\.xml:1:1: error: not a runs file: /],
+    ['report.json', fs.readFileSync(path.join(RUNS, 'own.json')), /report\.json: error: not a runs file: it has no "format": "labrun-runs"/],
+    ['v2.json', JSON.stringify(runsWith((r) => { r.version = 2; })), /v2\.json: error: runs file version 2; this quizc reads version 1/],
+    ['basis.json', JSON.stringify(runsWith((r) => { r.runs[0].metrics[0].basis = 'guessed'; })),
+      /basis\.json: error: runs\[0\]\.metrics\[0\]: "basis" is measured, replayed, modelled or exact, not "guessed"/],
+    ['overflow.json', '{"format": "labrun-runs", "version": 1, "runs": [], "x": 1e400}', /overflow\.json:1:\d+: error: not a runs file: real number overflow/],
+    ['control.json', JSON.stringify(runsWith((r) => { r.runs[0].notes = ['bell \u0007']; })), /runs\[0\]\.notes\[0\]: "note" holds a control character/],
+  ];
+  for (const [name, body, want] of cases) {
+    const f = path.join(tmp, name), out = path.join(tmp, name + '.zip');
+    fs.writeFileSync(f, body);
+    const r = quizc(QUIZ, '--runs', f, '-o', out);
+    assert.equal(r.status, 1, name);
+    assert.match(r.stderr, want, name);
+    assert.ok(!fs.existsSync(out), `${name}: no output`);
+  }
+});
+
+test('a 50 MB runs file is refused unread', () => {
+  const f = path.join(tmp, 'huge.json');
+  const fd = fs.openSync(f, 'w');
+  fs.writeSync(fd, '{"format": "labrun-runs", "version": 1, "runs": [], "pad": "');
+  const chunk = Buffer.alloc(1 << 20, 'x');
+  for (let i = 0; i < 50; i++) fs.writeSync(fd, chunk);
+  fs.writeSync(fd, '"}');
+  fs.closeSync(fd);
+  const out = path.join(tmp, 'huge.zip');
+  const r = quizc(QUIZ, '--runs', f, '-o', out);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /huge\.json: error: the runs file is 52428\d+ bytes; quizc reads at most 8 MiB of recorded runs/);
+  assert.ok(!fs.existsSync(out));
+  fs.rmSync(f);
+});
+
+test('a hostile runs file stays inert: script in names, notes and the timeline, huge numbers', async () => {
+  const evil = (k) => `<img src=x onerror="window.__pwned='${k}'"><script>window.__pwned='${k}'</script>`;
+  const hostile = runsWith((r) => {
+    for (const run of r.runs) {
+      run.machine = { cpu: evil('cpu'), cores: 1000000, gpu: evil('gpu'), gpus: 8, driver: evil('driver'), nccl: '2' };
+      run.metrics.push({ name: evil('metric'), value: 1.7976931348623157e308, basis: 'measured' });
+      run.metrics[0].value = 1.7976931348623157e308;
+      run.notes.push(evil('note'));
+      run.checks.push({ name: evil('check'), pass: true, detail: evil('detail') });
+      run.svg = `<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned='svg'" width="10" height="10">` +
+        `<script>window.__pwned='svgscript'</script><image href="http://127.0.0.1:9/leak"/></svg>`;
+    }
+  });
+  const f = path.join(tmp, 'hostile.json');
+  fs.writeFileSync(f, JSON.stringify(hostile));
+  const dir = path.join(PKGS, 'runs-hostile');
+  const r = quizc('-L', 'tests/data/labs', QUIZ, '--runs', f, '--dir', dir);
+  assert.equal(r.status, 0, r.stderr);
+  const xml = path.join(tmp, 'hostile.xml');
+  assert.equal(quizc(QUIZ, '--runs', f, '-o', xml).status, 0);
+  assert.equal(spawnSync('xmllint', ['--noout', '--schema', 'compiler/course.xsd', xml]).status, 0, 'still valid XML');
+  const page = await open(`${srv.base}/pkg/runs-hostile/index.html`);
+  await page.waitForSelector('section.question');
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#q-b1-check');
+  await page.waitForSelector('#q-b1-lab0-run');
+  await page.click('#q-b1-lab0-run details summary');
+  const text = await page.$eval('#q-b1-lab0-run', (e) => e.textContent);
+  assert.ok(text.includes(`8 \u00d7 ${evil('gpu')}`), 'the GPU name is shown as text');
+  assert.ok(text.includes(evil('note')), 'so is the note');
+  assert.match(text, /GAGAL bubble_fraction .*= 1\.798e\+308/, 'the largest double is a figure like any other');
+  await new Promise((res) => setTimeout(res, 300));  // let any image error or load handler have its chance
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 5, "the package's own scripts only");
+  assert.equal(await page.evaluate(() => document.querySelectorAll('#app img:not(.timeline), #app svg').length), 0);
+  assert.ok(!page.requests.some((u) => u.includes(':9/leak') || u.endsWith('/x')), 'nothing fetched for the run');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a GPU run names its GPUs, and the learner\'s check works opened from disk (offline)', async () => {
+  const f = path.join(tmp, 'gpu.json');
+  fs.writeFileSync(f, JSON.stringify(runsWith((r) => {
+    for (const run of r.runs) {
+      run.backend = 'cuda';
+      run.date = '2027-01-12T09:30:00Z';
+      run.machine = { cpu: 'AMD EPYC 9654', cores: 16, gpu: 'NVIDIA H200', gpus: 8, driver: '13.0', nccl: '2.27.7' };
+    }
+  })));
+  const dir = path.join(PKGS, 'runs-gpu');
+  assert.equal(quizc(QUIZ, '--runs', f, '--dir', dir).status, 0);
+  const page = await open('file://' + path.resolve(dir, 'index.html'));
+  await page.waitForSelector('section.question');
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#q-b1-check');
+  assert.equal(await page.$eval('#q-b1-lab0-run .measured-on', (e) => e.textContent), 'Diukur pada 8 \u00d7 NVIDIA H200, 2027-01-12');
+  await page.click('#lang-en');
+  assert.equal(await page.$eval('#q-b1-lab0-run .measured-on', (e) => e.textContent), 'Measured on 8 \u00d7 NVIDIA H200, 2027-01-12');
+  assert.match(await paste(page, fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8')), /^Your run bears out 2 of 2 claims\./);
+  assert.ok(page.requests.every((u) => u.startsWith('file://') || u.startsWith('data:image/svg+xml')), 'nothing but the package and its timeline image');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('screenshots of a question with its recorded run, in both languages', async () => {
+  const page = await open(`${srv.base}/pkg/runs-immediate-12/index.html`);
+  await page.waitForSelector('section.question');
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#q-b1-check');
+  await page.waitForSelector('#q-b1-lab0-run img.timeline');
+  await page.waitForFunction(() => document.querySelector('#q-b1-lab0-run img.timeline').complete);
+  const q = await page.$('#q-b1');
+  await q.screenshot({ path: path.join(ARTIFACTS, 'recorded-run-id.png') });
+  await page.click('#lang-en');
+  await page.waitForFunction(() => document.querySelector('#q-b1-lab0-run img.timeline').complete);
+  await (await page.$('#q-b1')).screenshot({ path: path.join(ARTIFACTS, 'recorded-run-en.png') });
+  await page.close();
+});
