@@ -131,7 +131,7 @@ static void interleaved_order(struct sched_op *list, int stage, int p, int m, in
 
 // snippet: zb-h1-schedule
 /*
- * ZB-H1 (Qi et al. 2023, §3.1, Fig. 3 top): the backward is split into B,
+ * ZB-H1 (Qi et al. 2023, §2.1, Fig. 3 top): the backward is split into B,
  * the gradient of the stage's input, which the stage before waits for, and
  * W, the gradient of its weights, which nobody waits for.  Stage s runs
  * 1F1B's p-s-1 warm-up forwards, then F and B in turn; it defers its first

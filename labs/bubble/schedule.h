@@ -86,7 +86,7 @@ int sched_peak_held(const struct schedule *s, int stage);
  *   naive                (p-1)/p
  *   gpipe, 1f1b          (p-1)/(m+p-1)
  *   interleaved          (p-1)/(v·m+p-1)                           Narayanan et al. 2021, §2.2.2
- *   zb-h1                (p-1)(f+b-w') / (m(f+b+w) + (p-1)(f+b-w'))  Qi et al. 2023, §3.1,
+ *   zb-h1                (p-1)(f+b-w') / (m(f+b+w) + (p-1)(f+b-w'))  Qi et al. 2023, §2.1,
  *                        w' = w when w <= f and w <= b (the paper's setting), else min(f, b, w)
  */
 double sched_bubble_formula(const struct schedule *s, double f, double b, double w);
