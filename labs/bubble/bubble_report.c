@@ -339,8 +339,8 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         double err = maxref > 0 ? maxdiff / maxref : maxdiff;
         bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, err, LAB_MEASURED);
         lab_check(c, "pipelined equals unpipelined", err <= 1e-12,
-                  "weight gradients of all %zu pieces (%d stages x %d chunks) vs %s (fp64): max rel error %.2e "
-                  "(bound 1e-12)", P, p, cfg->v, how, err);
+                  "weight gradients of all %zu pieces (%d stage%s x %d chunk%s) vs %s (fp64): max rel error %.2e "
+                  "(bound 1e-12)", P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", how, err);
     }
     /*
      * The wall-clock step against the critical path of its own operations'
