@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bubble.h"
 #include "backend.h"
@@ -402,4 +403,39 @@ Test(bubble, micro_batches_a_schedule_cannot_take_are_a_usage_error_naming_what_
     t = run_new(4, 3, "zb-h1", 2, 8, 2, 1, &backend_cpu);
     cr_assert_eq(t->rc, -2);
     labtest_free(t);
+}
+
+/* How many rects of the SVG at path have this fill. */
+static int rects_filled(const char *path, const char *fill)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[4096], want[64];
+    snprintf(want, sizeof want, "fill=\"%s\"", fill);
+    int n = 0;
+    /* xmlTextWriter puts each element on its own line or runs them together: count every occurrence. */
+    while (fgets(line, sizeof line, f))
+        for (const char *p = line; (p = strstr(p, want)) != NULL; p++)
+            n++;
+    fclose(f);
+    return n;
+}
+
+Test(bubble, the_svg_shades_odd_and_even_chunks_apart_and_draws_zb_h1s_w_passes_in_their_own_colour)
+{
+    char path[] = "/tmp/bubble-svg-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    /* p = 2, m = 2, v = 3: chunks 1 and 3 (dark) 8 forwards, chunk 2 (light) 4; plus a legend swatch each. */
+    struct labtest *t = run_new(2, 2, "interleaved", 3, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(lab_report_write_svg(t->report, path), 0);
+    cr_assert_eq(rects_filled(path, "#9ecae9"), 4 + 1, "light blue: forwards of the even chunk");
+    cr_assert_eq(rects_filled(path, "#ffbf79"), 4 + 1, "light orange: backwards of the even chunk");
+    labtest_free(t);
+    t = run_new(3, 4, "zb-h1", 2, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(lab_report_write_svg(t->report, path), 0);
+    cr_assert_eq(rects_filled(path, "#e45756"), 3 * 4 + 1, "one W block per stage and micro-batch, and the legend's");
+    labtest_free(t);
+    unlink(path);
 }
