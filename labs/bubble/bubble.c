@@ -7,6 +7,9 @@
  * dW += X^T dY and dX = dY W^T: one GEMM forward, two backward.  Activations
  * travel forward and gradients backward by send/recv; each stage keeps
  * (stashes) the input of every micro-batch between its forward and backward.
+ * Under the interleaved schedule a stage holds v such weights (chunks), the
+ * model being their p*v pieces in turn; under zb-h1 the backward is split,
+ * dX (B) first and dW (W) later, and the stash lasts until W.
  *
  * Timing is honest on a machine with fewer cores than stages: every
  * operation's cost is its thread CPU time (the GEMM runs on the rank's own
