@@ -16,8 +16,15 @@ $(BUILD)/tests/verify-seed.sh: mk/verify.mk
 	    $(LABRUN) > $@
 	@chmod +x $@
 
-CHECK_STEPS += $(BUILD)/tests/verify-seed.sh
-check: $(BUILD)/tests/verify-seed.sh $(LABRUN)
+# The second shipped quiz's claims (small lab runs: a few seconds).
+$(BUILD)/tests/verify-lanjut.sh: mk/verify.mk
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\n# every lab claim of the second shipped quiz, on the cpu backend\nexec %s --verify quizzes/paralelisme-lanjut.qz\n' \
+	    $(LABRUN) > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/verify-seed.sh $(BUILD)/tests/verify-lanjut.sh
+check: $(BUILD)/tests/verify-seed.sh $(BUILD)/tests/verify-lanjut.sh $(LABRUN)
 
 # The claims table shared with the player (tests/data/claims.json): the judgement alone, through libqz's parser.
 $(eval $(call criterion_test,runtime/claims,tests/runtime/test_claims.c,$(call obj,runtime/verify_expect.c) $(LIBQZ),$(JSON_LIBS)))

@@ -22,6 +22,14 @@
 static const struct { const char *name, *fill, *label; } palette[] = {
     { "forward", "#4c78a8", "forward" },
     { "backward", "#f58518", "backward" },
+    /* A pipeline stage's model chunks (interleaved schedule): odd chunks dark, even ones light, as papers draw them. */
+    { "forward (chunk 1)", "#4c78a8", "forward, odd chunk" },
+    { "forward (chunk 2)", "#9ecae9", "forward, even chunk" },
+    { "backward (chunk 1)", "#f58518", "backward, odd chunk" },
+    { "backward (chunk 2)", "#ffbf79", "backward, even chunk" },
+    /* The backward split in two (zero-bubble schedules). */
+    { "input grad", "#f58518", "B: input gradient" },
+    { "weight grad", "#e45756", "W: weight gradient" },
     { "gemm", "#4c78a8", "GEMM" },
     { "send", "#54a24b", "send" },
     { "recv", "#72b7b2", "recv" },
@@ -30,8 +38,21 @@ static const struct { const char *name, *fill, *label; } palette[] = {
     { "idle", "url(#idle)", "idle" },
 };
 
+/* "forward (chunk 5)" -> "forward (chunk 1)": chunks take the colour of chunk 1 or 2 by parity. */
+static const char *chunk_class(const char *name, char *buf, size_t n)
+{
+    const char *k = strstr(name, " (chunk ");
+    int chunk;
+    if (!k || sscanf(k, " (chunk %d)", &chunk) != 1 || chunk < 1)
+        return name;
+    snprintf(buf, n, "%.*s (chunk %d)", (int)(k - name), name, chunk % 2 ? 1 : 2);
+    return buf;
+}
+
 static const char *fill_of(const char *name)
 {
+    char buf[64];
+    name = chunk_class(name, buf, sizeof buf);
     for (size_t i = 0; i < sizeof palette / sizeof palette[0]; i++)
         if (strcmp(palette[i].name, name) == 0)
             return palette[i].fill;
@@ -188,9 +209,11 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     double lx = LEFT;
     for (size_t p = 0; p < sizeof palette / sizeof palette[0]; p++) {
         bool seen = false;
-        for (size_t i = 0; i < r->events.n && !seen; i++)
+        for (size_t i = 0; i < r->events.n && !seen; i++) {
+            char cls[64];
             seen = r->events.items[i].stream == r->svg_stream &&
-                   strcmp(r->events.items[i].name, palette[p].name) == 0;
+                   strcmp(chunk_class(r->events.items[i].name, cls, sizeof cls), palette[p].name) == 0;
+        }
         if (!seen)
             continue;
         rect(w, lx, axis_y + 30, 14, 12, palette[p].fill, "#999999");

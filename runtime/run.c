@@ -53,6 +53,11 @@ int lab_nranks(const struct lab_impl *impl, const struct lab_params *p)
 int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struct backend *b,
             struct lab_report *rep)
 {
+    const char *bad = impl->invalid ? impl->invalid(p) : NULL;
+    if (bad) {
+        fprintf(stderr, "labrun: error: %s: %s\n", impl->name, bad);
+        return -2;
+    }
     if (b->absent) {
         fprintf(stderr, "labrun: error: backend %s is not built in: %s\n", b->name, b->absent);
         return -2;

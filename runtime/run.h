@@ -17,7 +17,8 @@
  * impl->run, and fill rep (from lab_report_new with the same def and p).
  * Returns 0 when the lab ran (its checks may still fail: see
  * lab_report_failed), -1 after printing why it could not, -2 when the
- * backend is not built in or cannot run on this machine (a usage error: exit 2).
+ * parameter values cannot run together (impl->invalid) or the backend is not
+ * built in or cannot run on this machine (a usage error: exit 2).
  */
 int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struct backend *b,
             struct lab_report *rep);

@@ -7,6 +7,9 @@
  * dW += X^T dY and dX = dY W^T: one GEMM forward, two backward.  Activations
  * travel forward and gradients backward by send/recv; each stage keeps
  * (stashes) the input of every micro-batch between its forward and backward.
+ * Under the interleaved schedule a stage holds v such weights (chunks), the
+ * model being their p*v pieces in turn; under zb-h1 the backward is split,
+ * dX (B) first and dW (W) later, and the stash lasts until W.
  *
  * Timing is honest on a machine with fewer cores than stages: every
  * operation's cost is its thread CPU time (the GEMM runs on the rank's own
@@ -39,74 +42,136 @@ struct stage {
     struct bubble_cfg cfg;
     int s;                      /* this stage */
     struct schedule sched;
-    void *W, *dW;               /* hidden x hidden */
-    void **stash;               /* per micro-batch: input X (the last stage: also Y) */
-    void **ystash;              /* last stage only: Y, which is dY */
+    void **W, **dW;             /* per chunk: hidden x hidden */
+    void **stash;               /* per chunk and micro-batch [c * m + i]: input X, from F to B (or W) */
+    void **ystash;              /* the last piece of the model: Y, which is dY, from F to B (or W) */
+    void **dystash;             /* zb-h1: the incoming dY, kept from B for W */
+    void **local;               /* p = 1: what one chunk hands the next, per direction and micro-batch */
     void *out, *grad, *gin;     /* workspaces: Y, incoming dY, outgoing dX */
     double *inputs;             /* stage 0: every micro-batch's rows (host) */
     int held, peak_held;
 };
 
-/* Message tags: 2 mb for a forward, 2 mb + 1 for a backward (at most 8191, as m <= 4096: under LAB_TAG_GATHER). */
+/*
+ * Message tags: 2 mb for a forward, 2 mb + 1 for a backward (at most 8191,
+ * as m <= 4096: under LAB_TAG_GATHER).  Chunks of one micro-batch share a
+ * tag: between two stages they travel in the order both run them.
+ */
 static int tag_of(char kind, int mb) { return 2 * mb + (kind == 'B'); }
+
+/*
+ * Receive into buf what virtual stage `from` sent for micro-batch mb: from
+ * the stage that holds it, or, with one stage (its chunks hand on to each
+ * other), from the stage's own hand-over slot.
+ */
+static int take(struct stage *st, void *buf, size_t bytes, int from, char kind, int mb)
+{
+    struct lab_ctx *c = st->c;
+    int src = from % st->cfg.p;
+    if (src != st->s)
+        return comm_recv(c->comm, buf, bytes, src, tag_of(kind, mb));
+    void **slot = &st->local[(size_t)(kind == 'B') * st->cfg.m + (size_t)mb];
+    int rc = dev_copy(c->dev, buf, *slot, bytes, DEV_D2D);
+    dev_free(c->dev, *slot);
+    *slot = NULL;
+    return rc;
+}
+
+/* Send buf to the stage that holds virtual stage `to` (or hand it over, as in take). */
+static int give(struct stage *st, const void *buf, size_t bytes, int to, char kind, int mb)
+{
+    struct lab_ctx *c = st->c;
+    int dst = to % st->cfg.p;
+    if (dst != st->s)
+        return comm_send(c->comm, buf, bytes, dst, tag_of(kind, mb));
+    void **slot = &st->local[(size_t)(kind == 'B') * st->cfg.m + (size_t)mb];
+    if (!(*slot = dev_alloc(c->dev, bytes, "workspace")))
+        return -1;
+    return dev_copy(c->dev, *slot, buf, bytes, DEV_D2D);
+}
+
+/* Free micro-batch slot's stashed activation and its kept gradient: its backward is complete. */
+static void release(struct stage *st, size_t slot)
+{
+    struct dev *d = st->c->dev;
+    dev_free(d, st->stash[slot]);
+    dev_free(d, st->ystash[slot]);
+    dev_free(d, st->dystash[slot]);
+    st->stash[slot] = st->ystash[slot] = st->dystash[slot] = NULL;
+    st->held--;
+}
 
 // snippet: stage-loop
 /*
  * One operation of this stage: receive what it needs, compute, send what the
- * neighbour needs.  Forward: the activation comes from stage s-1 and goes to
- * s+1; backward: its gradient comes from s+1 and goes to s-1.
+ * neighbour needs.  Forward: the activation comes from the piece before
+ * (stage s-1, or for a later chunk of stage 0 the last stage) and goes to
+ * the piece after; backward: its gradient comes from the piece after and
+ * goes to the piece before.  Under zb-h1 the backward is split: B computes
+ * and sends dX = dY W^T and keeps dY, and W computes dW += X^T dY later.
  */
 static int run_op(struct stage *st, const struct sched_op *op, struct opm *m)
 {
     struct lab_ctx *c = st->c;
-    int s = st->s, p = st->cfg.p, b = st->cfg.b, h = st->cfg.h, i = op->mb;
-    size_t rows = (size_t)b * (size_t)h * sizeof(double);
+    int b = st->cfg.b, h = st->cfg.h, i = op->mb, ch = op->chunk;
+    int q = sched_vstage(&st->sched, st->s, ch), last = st->cfg.p * st->cfg.v - 1;
+    bool split = sched_split(&st->sched);
+    size_t rows = (size_t)b * (size_t)h * sizeof(double), slot = (size_t)ch * st->cfg.m + (size_t)i;
     double cpu0 = timer_thread_cpu(), cpu_in, cpu_comp, k_in, k_comp;
     m->t0 = timer_wall();
     if (op->kind == 'F') {
-        void *x = st->stash[i] = dev_alloc(c->dev, rows, "activations");
+        void *x = st->stash[slot] = dev_alloc(c->dev, rows, "activations");
         if (!x)
             return -1;
-        if (s == 0 ? dev_copy(c->dev, x, st->inputs + (size_t)i * b * h, rows, DEV_H2D)
-                   : comm_recv(c->comm, x, rows, s - 1, tag_of('F', i)))
+        if (q == 0 ? dev_copy(c->dev, x, st->inputs + (size_t)i * b * h, rows, DEV_H2D)
+                   : take(st, x, rows, q - 1, 'F', i))
             return -1;
         if (++st->held > st->peak_held)
             st->peak_held = st->held;
         void *y = st->out;
-        if (s == p - 1 && !(y = st->ystash[i] = dev_alloc(c->dev, rows, "activations")))
+        if (q == last && !(y = st->ystash[slot] = dev_alloc(c->dev, rows, "activations")))
             return -1;
         m->t_in = timer_wall();
         cpu_in = timer_thread_cpu();
         k_in = dev_clock(c->dev);
-        dev_gemm(c->dev, DTYPE_F64, false, false, b, h, h, 1.0, x, h, st->W, h, 0.0, y, h);
+        dev_gemm(c->dev, DTYPE_F64, false, false, b, h, h, 1.0, x, h, st->W[ch], h, 0.0, y, h);
         k_comp = dev_clock(c->dev);
         m->t_comp = timer_wall();
         cpu_comp = timer_thread_cpu();
-        if (s < p - 1 && comm_send(c->comm, y, rows, s + 1, tag_of('F', i)))
+        if (q < last && give(st, y, rows, q + 1, 'F', i))
             return -1;
+    } else if (op->kind == 'B') {
+        /* The last piece's loss 0.5 |Y|^2 has gradient dY = Y.  Split off W, dY is kept for it. */
+        void *dy = q == last ? st->ystash[slot] : st->grad;
+        if (q < last && split && !(dy = st->dystash[slot] = dev_alloc(c->dev, rows, "activation gradients")))
+            return -1;
+        if (q < last && take(st, dy, rows, q + 1, 'B', i))
+            return -1;
+        m->t_in = timer_wall();
+        cpu_in = timer_thread_cpu();
+        k_in = dev_clock(c->dev);
+        if (!split)
+            dev_gemm(c->dev, DTYPE_F64, true, false, h, h, b, 1.0, st->stash[slot], h, dy, h, 1.0, st->dW[ch], h);
+        /* The first piece computes dX too, though nobody needs it, so that every stage does the same work. */
+        dev_gemm(c->dev, DTYPE_F64, false, true, b, h, h, 1.0, dy, h, st->W[ch], h, 0.0, st->gin, h);
+        k_comp = dev_clock(c->dev);
+        m->t_comp = timer_wall();
+        cpu_comp = timer_thread_cpu();
+        if (q > 0 && give(st, st->gin, rows, q - 1, 'B', i))
+            return -1;
+        if (!split)
+            release(st, slot);
     } else {
-        /* The last stage's loss 0.5 |Y|^2 has gradient dY = Y. */
-        void *dy = s == p - 1 ? st->ystash[i] : st->grad;
-        if (s < p - 1 && comm_recv(c->comm, dy, rows, s + 1, tag_of('B', i)))
-            return -1;
+        /* W: the weight gradient, from the stashed input and the kept output gradient. */
+        void *dy = q == last ? st->ystash[slot] : st->dystash[slot];
         m->t_in = timer_wall();
         cpu_in = timer_thread_cpu();
         k_in = dev_clock(c->dev);
-        dev_gemm(c->dev, DTYPE_F64, true, false, h, h, b, 1.0, st->stash[i], h, dy, h, 1.0, st->dW, h);
-        /* Stage 0 computes dX too, though nobody needs it, so that every stage does the same work. */
-        dev_gemm(c->dev, DTYPE_F64, false, true, b, h, h, 1.0, dy, h, st->W, h, 0.0, st->gin, h);
+        dev_gemm(c->dev, DTYPE_F64, true, false, h, h, b, 1.0, st->stash[slot], h, dy, h, 1.0, st->dW[ch], h);
         k_comp = dev_clock(c->dev);
         m->t_comp = timer_wall();
         cpu_comp = timer_thread_cpu();
-        if (s > 0 && comm_send(c->comm, st->gin, rows, s - 1, tag_of('B', i)))
-            return -1;
-        dev_free(c->dev, st->stash[i]);
-        st->stash[i] = NULL;
-        if (s == p - 1) {
-            dev_free(c->dev, st->ystash[i]);
-            st->ystash[i] = NULL;
-        }
-        st->held--;
+        release(st, slot);
     }
     m->t_end = timer_wall();
     double cpu1 = timer_thread_cpu();
@@ -119,21 +184,33 @@ static int run_op(struct stage *st, const struct sched_op *op, struct opm *m)
 static int stage_setup(struct stage *st)
 {
     struct lab_ctx *c = st->c;
-    int h = st->cfg.h, b = st->cfg.b, m = st->cfg.m;
+    int h = st->cfg.h, b = st->cfg.b, m = st->cfg.m, v = st->cfg.v;
     size_t wbytes = (size_t)h * (size_t)h * sizeof(double), rows = (size_t)b * (size_t)h * sizeof(double);
-    sched_build(&st->sched, st->cfg.kind, st->cfg.p, m);
-    st->stash = xcalloc((size_t)m, sizeof *st->stash);
-    st->ystash = xcalloc((size_t)m, sizeof *st->ystash);
-    st->W = dev_alloc(c->dev, wbytes, "weights");
-    st->dW = dev_alloc(c->dev, wbytes, "gradients");
+    size_t slots = (size_t)m * (size_t)v;
+    sched_build(&st->sched, st->cfg.kind, st->cfg.p, m, v);
+    st->stash = xcalloc(slots, sizeof *st->stash);
+    st->ystash = xcalloc(slots, sizeof *st->ystash);
+    st->dystash = xcalloc(slots, sizeof *st->dystash);
+    st->local = xcalloc(2 * (size_t)m, sizeof *st->local);
+    st->W = xcalloc((size_t)v, sizeof *st->W);
+    st->dW = xcalloc((size_t)v, sizeof *st->dW);
     st->out = dev_alloc(c->dev, rows, "workspace");
     st->grad = dev_alloc(c->dev, rows, "workspace");
     st->gin = dev_alloc(c->dev, rows, "workspace");
-    if (!st->W || !st->dW || !st->out || !st->grad || !st->gin)
+    if (!st->out || !st->grad || !st->gin)
         return -1;
     double *host = xmalloc(wbytes);
-    bubble_weight(st->s, h, host);
-    int rc = dev_copy(c->dev, st->W, host, wbytes, DEV_H2D);
+    int rc = 0;
+    for (int ch = 0; ch < v && rc == 0; ch++) {
+        st->W[ch] = dev_alloc(c->dev, wbytes, "weights");
+        st->dW[ch] = dev_alloc(c->dev, wbytes, "gradients");
+        if (!st->W[ch] || !st->dW[ch]) {
+            rc = -1;
+            break;
+        }
+        bubble_weight(sched_vstage(&st->sched, st->s, ch), h, host);
+        rc = dev_copy(c->dev, st->W[ch], host, wbytes, DEV_H2D);
+    }
     free(host);
     if (st->s == 0) {
         st->inputs = xmalloc((size_t)m * rows);
@@ -145,25 +222,36 @@ static int stage_setup(struct stage *st)
 
 static void stage_teardown(struct stage *st)
 {
-    for (int i = 0; i < st->cfg.m; i++) {
-        dev_free(st->c->dev, st->stash[i]);
-        dev_free(st->c->dev, st->ystash[i]);
+    struct dev *d = st->c->dev;
+    for (size_t i = 0; i < (size_t)st->cfg.m * (size_t)st->cfg.v; i++) {
+        dev_free(d, st->stash[i]);
+        dev_free(d, st->ystash[i]);
+        dev_free(d, st->dystash[i]);
+    }
+    for (size_t i = 0; i < 2 * (size_t)st->cfg.m; i++)
+        dev_free(d, st->local[i]);
+    for (int ch = 0; ch < st->cfg.v; ch++) {
+        dev_free(d, st->W[ch]);
+        dev_free(d, st->dW[ch]);
     }
     free(st->stash);
     free(st->ystash);
-    dev_free(st->c->dev, st->W);
-    dev_free(st->c->dev, st->dW);
-    dev_free(st->c->dev, st->out);
-    dev_free(st->c->dev, st->grad);
-    dev_free(st->c->dev, st->gin);
+    free(st->dystash);
+    free(st->local);
+    free(st->W);
+    free(st->dW);
+    dev_free(d, st->out);
+    dev_free(d, st->grad);
+    dev_free(d, st->gin);
     free(st->inputs);
     sched_free(&st->sched);
 }
 
 /*
  * A global order of every stage's operations that respects the schedule's
- * dependencies: the schedule replayed with forward 1 and backward 2, sorted
- * by start (stage breaks ties).  Every rank computes the same order.
+ * dependencies: the schedule replayed with forward 1 and backward 2 (B and
+ * W 1 each where split), sorted by start (stage breaks ties).  Every rank
+ * computes the same order.
  */
 struct turn {
     double start;
@@ -180,16 +268,16 @@ static int compare_turn(const void *a, const void *b)
 
 static struct turn *turn_order(const struct schedule *sc)
 {
-    size_t n = (size_t)sc->p * 2 * (size_t)sc->m;
+    size_t n = (size_t)sc->p * (size_t)sc->n;
     double *cost = xmalloc(n * sizeof *cost);
     for (size_t k = 0; k < n; k++)
-        cost[k] = sc->ops[k].kind == 'F' ? 1 : 2;
+        cost[k] = sc->ops[k].kind == 'B' && !sched_split(sc) ? 2 : 1;
     struct replay rp;
     replay_run(sc, cost, 0, &rp);
     struct turn *t = xmalloc(n * sizeof *t);
     for (size_t k = 0; k < n; k++)
-        t[k] = (struct turn){ .start = rp.start[k], .stage = (int)(k / (2 * (size_t)sc->m)),
-                              .j = (int)(k % (2 * (size_t)sc->m)) };
+        t[k] = (struct turn){ .start = rp.start[k], .stage = (int)(k / (size_t)sc->n),
+                              .j = (int)(k % (size_t)sc->n) };
     qsort(t, n, sizeof *t, compare_turn);
     replay_free(&rp);
     free(cost);
@@ -212,7 +300,7 @@ static struct turn *turn_order(const struct schedule *sc)
 static int turn_step(struct stage *st, const struct turn *order, struct opm *meas)
 {
     struct lab_ctx *c = st->c;
-    size_t n = (size_t)st->cfg.p * 2 * (size_t)st->cfg.m;
+    size_t n = (size_t)st->cfg.p * (size_t)st->sched.n;
     for (size_t k = 0; k < n; k++) {
         if (order[k].stage == st->s &&
             run_op(st, sched_op(&st->sched, st->s, order[k].j), &meas[order[k].j]) < 0)
@@ -227,14 +315,15 @@ static int turn_step(struct stage *st, const struct turn *order, struct opm *mea
  * Run one stage: a warm-up step and `steps` steps as the schedule runs them
  * (all stages at once: the wall clock), then `steps` steps taking turns (the
  * operations' costs).  Fill this rank's gathered record (G_N doubles per
- * operation, then peak held and peak activation bytes) and leave the last
- * step's dW in st->dW.
+ * operation, then the BUBBLE_REC_EXTRA figures) and leave the last step's
+ * dW in st->dW.
  */
 static int stage_run(struct stage *st, double *rec)
 {
     struct lab_ctx *c = st->c;
-    int m = st->cfg.m, S = st->cfg.steps, nsteps = 2 * S + 1, nops = 2 * m;
+    int S = st->cfg.steps, nsteps = 2 * S + 1, nops = st->sched.n;
     size_t wbytes = (size_t)st->cfg.h * (size_t)st->cfg.h * sizeof(double);
+    uint64_t msgs0 = 0, bytes0 = 0;
     struct opm *meas = xcalloc((size_t)nsteps * (size_t)nops, sizeof *meas);
     struct turn *order = turn_order(&st->sched);
     uint64_t act_base = 0;
@@ -242,10 +331,14 @@ static int stage_run(struct stage *st, double *rec)
     void *pinned = NULL;
     int rc = 0;
     for (int step = 0; step < nsteps && rc == 0; step++) {
-        if (comm_barrier(c->comm) < 0 || dev_fill(c->dev, DTYPE_F64, st->dW, wbytes / 8, 0.0) < 0) {
+        if (comm_barrier(c->comm) < 0) {
             rc = -1;
             break;
         }
+        for (int ch = 0; ch < st->cfg.v && rc == 0; ch++)
+            rc = dev_fill(c->dev, DTYPE_F64, st->dW[ch], wbytes / 8, 0.0);
+        if (rc < 0)
+            break;
         if (step == S) {
             dev_reset_peak(c->dev);
             act_base = c->dev->usage.current;
@@ -256,6 +349,8 @@ static int stage_run(struct stage *st, double *rec)
              * whose clocks do not agree, share one time base.
              */
             base = timer_wall();
+            msgs0 = c->comm->stats.calls[COMM_SEND];
+            bytes0 = c->comm->stats.sent[COMM_SEND];
         }
         struct opm *sm = &meas[(size_t)step * nops];
         /* While the stages take turns, they all run on one core: each operation is priced on the same core. */
@@ -268,6 +363,8 @@ static int stage_run(struct stage *st, double *rec)
                 rec[(size_t)nops * G_N] = st->peak_held;
                 rec[(size_t)nops * G_N + 1] = (double)(c->dev->usage.peak - act_base);
                 rec[(size_t)nops * G_N + 2] = base;
+                rec[(size_t)nops * G_N + 3] = (double)(c->comm->stats.calls[COMM_SEND] - msgs0);
+                rec[(size_t)nops * G_N + 4] = (double)(c->comm->stats.sent[COMM_SEND] - bytes0);
             }
         } else {
             rc = turn_step(st, order, sm);
@@ -278,7 +375,7 @@ static int stage_run(struct stage *st, double *rec)
     timer_unpin(pinned);
     /*
      * An operation's cost: the lower quartile of the thread CPU times of the
-     * GEMMs of this stage's operations of its kind (forward or backward) over
+     * GEMMs of this stage's operations of its kind (F, B or W) over
      * every micro-batch and turn-taking step.  They are the same GEMMs on the
      * same shapes, so what differs between them is noise, which the replay's
      * critical path would otherwise pick the worst of; and other work on the
@@ -288,16 +385,16 @@ static int stage_run(struct stage *st, double *rec)
      * free, as the formula does.
      */
     double *v = xmalloc((size_t)S * (size_t)nops * sizeof *v);
-    double kind_cost[2] = { 0, 0 };
-    for (int kind = 0; kind < 2 && rc == 0; kind++) {
+    double kind_cost[3] = { 0, 0, 0 };
+    for (int kind = 0; kind < 3 && rc == 0; kind++) {
         int n = 0;
         for (int k = 0; k < S; k++)
             for (int j = 0; j < nops; j++) {
                 const struct opm *o = &meas[(size_t)(S + 1 + k) * nops + j];
-                if ((sched_op(&st->sched, st->s, j)->kind == 'B') == kind)
+                if (bubble_kind_index(sched_op(&st->sched, st->s, j)->kind) == kind)
                     v[n++] = o->cpu_comp;
             }
-        kind_cost[kind] = lab_quantile(v, (size_t)n, 0.25);
+        kind_cost[kind] = n ? lab_quantile(v, (size_t)n, 0.25) : 0;
     }
     for (int j = 0; j < nops && rc == 0; j++) {
         const struct opm *last = &meas[(size_t)S * nops + j];
@@ -306,7 +403,7 @@ static int stage_run(struct stage *st, double *rec)
         g[G_TIN] = last->t_in - base;
         g[G_TCOMP] = last->t_comp - base;
         g[G_TEND] = last->t_end - base;
-        g[G_COST] = kind_cost[sched_op(&st->sched, st->s, j)->kind == 'B'];
+        g[G_COST] = kind_cost[bubble_kind_index(sched_op(&st->sched, st->s, j)->kind)];
         g[G_WCOST] = last->cpu_comp;
         /* The split into compute and copies, per operation: medians over the turn-taking steps. */
         for (int k = 0; k < S; k++)
@@ -334,16 +431,33 @@ static int bubble_ranks(const struct lab_params *p)
     return (int)bubble_params_read(p).stages;
 }
 
+/* Values each in range that the schedule cannot take together (a usage error). */
+static const char *bubble_invalid(const struct lab_params *p)
+{
+    static char why[256];
+    struct bubble_params P = bubble_params_read(p);
+    int k = sched_parse(P.schedule);
+    const char *bad = k < 0 ? NULL : sched_invalid((enum sched_kind)k, (int)P.stages, (int)P.microbatches,
+                                                    (int)P.chunks);
+    if (!bad)
+        return NULL;
+    snprintf(why, sizeof why, "--microbatches: '%ld' is not allowed with --stages %ld: %s",
+             P.microbatches, P.stages, bad);
+    return why;
+}
+
 static int config(const struct bubble_params *P, struct bubble_cfg *cfg)
 {
     *cfg = (struct bubble_cfg){ .p = (int)P->stages, .m = (int)P->microbatches, .h = (int)P->hidden,
-                                .b = (int)P->batch, .steps = (int)P->steps };
+                                .b = (int)P->batch, .steps = (int)P->steps, .v = 1 };
     int k = sched_parse(P->schedule);
     if (k < 0) {
         fprintf(stderr, "labrun: error: bubble: unknown schedule '%s'\n", P->schedule);
         return -1;
     }
     cfg->kind = (enum sched_kind)k;
+    if (cfg->kind == SCHED_INTERLEAVED)
+        cfg->v = (int)P->chunks;
     return 0;
 }
 
@@ -353,7 +467,7 @@ static int bubble_run(struct lab_ctx *c)
     struct bubble_params P = bubble_params_read(c->params);
     if (config(&P, &st.cfg) < 0)
         return -1;
-    int m = st.cfg.m, nops = 2 * m;
+    int nops = st.cfg.kind == SCHED_ZBH1 ? 3 * st.cfg.m : 2 * st.cfg.m * st.cfg.v;
     size_t reclen = (size_t)nops * G_N + BUBBLE_REC_EXTRA;
     double *rec = xcalloc(reclen, sizeof *rec);
     double *all = c->rank == 0 ? xcalloc(reclen * (size_t)c->nranks, sizeof *all) : NULL;
@@ -361,14 +475,14 @@ static int bubble_run(struct lab_ctx *c)
     if (rc == 0)
         rc = stage_run(&st, rec);
     /* Every stage's figures and weight gradients to rank 0, which replays, checks and reports. */
-    size_t wbytes = (size_t)st.cfg.h * (size_t)st.cfg.h * sizeof(double);
-    double *grads = c->rank == 0 ? xmalloc(wbytes * (size_t)c->nranks) : NULL, *mine = xmalloc(wbytes);
+    size_t wbytes = (size_t)st.cfg.h * (size_t)st.cfg.h * sizeof(double), v = (size_t)st.cfg.v;
+    double *grads = c->rank == 0 ? xmalloc(wbytes * v * (size_t)c->nranks) : NULL, *mine = xmalloc(wbytes * v);
     if (rc == 0)
         rc = lab_gather(c, rec, reclen * sizeof *rec, all);
+    for (size_t ch = 0; ch < v && rc == 0; ch++)
+        rc = dev_copy(c->dev, mine + ch * wbytes / sizeof *mine, st.dW[ch], wbytes, DEV_D2H);
     if (rc == 0)
-        rc = dev_copy(c->dev, mine, st.dW, wbytes, DEV_D2H);
-    if (rc == 0)
-        rc = lab_gather(c, mine, wbytes, grads);
+        rc = lab_gather(c, mine, wbytes * v, grads);
     free(mine);
     stage_teardown(&st);
     if (rc == 0 && c->rank == 0)
@@ -383,4 +497,5 @@ const struct lab_impl lab_bubble = {
     .name = "bubble",
     .ranks = bubble_ranks,
     .run = bubble_run,
+    .invalid = bubble_invalid,
 };

@@ -11,13 +11,13 @@
 #include "bubble.h"
 #include "util.h"
 
-void bubble_weight(int stage, int h, double *W)
+void bubble_weight(int q, int h, double *W)
 {
     /* Variance 1/(3h) per entry keeps |X W| near |X| through many stages. */
     double scale = 1.0 / sqrt((double)h);
     for (int i = 0; i < h; i++)
         for (int j = 0; j < h; j++)
-            W[(size_t)i * (size_t)h + (size_t)j] = scale * lab_value_at(1000u + (unsigned)stage, (unsigned)i, (unsigned)j);
+            W[(size_t)i * (size_t)h + (size_t)j] = scale * lab_value_at(1000u + (unsigned)q, (unsigned)i, (unsigned)j);
 }
 
 void bubble_input(int mb, int b, int h, double *X)
@@ -29,7 +29,8 @@ void bubble_input(int mb, int b, int h, double *X)
 
 int bubble_reference(struct dev *d, const struct bubble_cfg *cfg, double *ref, const char **how)
 {
-    int p = cfg->p, h = cfg->h;
+    /* The model is p*v pieces; piece q is chunk q / p of stage q % p. */
+    int p = cfg->p * cfg->v, h = cfg->h;
     /* The whole batch at once when it fits in 256 MiB, else one micro-batch at a time. */
     size_t whole = (size_t)cfg->m * (size_t)cfg->b * (size_t)h * sizeof(double) * (size_t)(p + 2);
     int per = whole <= ((size_t)256 << 20) ? cfg->m : 1;

@@ -1,6 +1,8 @@
 /*
- * schedule.c — the three pipeline schedules, and their replay in virtual time.
+ * schedule.c — the pipeline schedules as per-stage orders of operations, and
+ * their closed-form bubbles.  The replay in virtual time is replay.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +18,34 @@ int sched_parse(const char *name)
         return SCHED_GPIPE;
     if (strcmp(name, "1f1b") == 0)
         return SCHED_1F1B;
+    if (strcmp(name, "interleaved") == 0)
+        return SCHED_INTERLEAVED;
+    if (strcmp(name, "zb-h1") == 0)
+        return SCHED_ZBH1;
     return -1;
 }
 
 const char *sched_name(enum sched_kind k)
 {
-    return k == SCHED_NAIVE ? "naive" : k == SCHED_GPIPE ? "gpipe" : "1f1b";
+    switch (k) {
+    case SCHED_NAIVE: return "naive";
+    case SCHED_GPIPE: return "gpipe";
+    case SCHED_1F1B: return "1f1b";
+    case SCHED_INTERLEAVED: return "interleaved";
+    case SCHED_ZBH1: return "zb-h1";
+    }
+    return "?";
 }
 
 /* Append to stage's list at *n. */
 static void put(struct sched_op *list, int *n, char kind, int mb)
 {
     list[(*n)++] = (struct sched_op){ .kind = kind, .mb = mb };
+}
+
+static void put_chunk(struct sched_op *list, int *n, char kind, int mb, int chunk)
+{
+    list[(*n)++] = (struct sched_op){ .kind = kind, .mb = mb, .chunk = chunk };
 }
 
 // snippet: naive-schedule
@@ -75,20 +93,108 @@ static void one_f_one_b_order(struct sched_op *list, int stage, int p, int m)
 }
 // end snippet
 
-void sched_build(struct schedule *s, enum sched_kind kind, int p, int m)
+
+// snippet: interleaved-schedule
+/*
+ * Interleaved 1F1B (Narayanan et al. 2021, §2.2.2, Fig. 4): each stage holds
+ * v chunks, and the model is their p·v pieces in turn (chunk c of stage s is
+ * piece c·p + s).  Forwards go in rounds of p micro-batches through chunk 0,
+ * then the same p through chunk 1, ...; backwards the same way from the last
+ * chunk.  Stage s first runs 2(p-s-1) + (v-1)p warm-up forwards (all of them
+ * when m = p), then one forward and one backward in turn, then the remaining
+ * backwards.  A micro-batch crosses p·v pieces instead of p, but each is 1/v
+ * of the work, so the bubble shrinks v-fold: (p-1)/(v·m+p-1).
+ */
+static int interleaved_mb(int k, int p, int v)
 {
+    return k / (p * v) * p + k % p;
+}
+
+static void interleaved_order(struct sched_op *list, int stage, int p, int m, int v)
+{
+    int n = 0, total = m * v;
+    int warmup = m == p ? total : 2 * (p - stage - 1) + (v - 1) * p;
+    if (warmup > total)
+        warmup = total;
+    /* The k-th forward runs chunk (k mod pv)/p; the k-th backward the chunks in reverse. */
+    for (int k = 0; k < warmup; k++)
+        put_chunk(list, &n, 'F', interleaved_mb(k, p, v), k % (p * v) / p);
+    for (int k = 0; k < total - warmup; k++) {
+        int f = k + warmup;
+        put_chunk(list, &n, 'F', interleaved_mb(f, p, v), f % (p * v) / p);
+        put_chunk(list, &n, 'B', interleaved_mb(k, p, v), v - 1 - k % (p * v) / p);
+    }
+    for (int k = total - warmup; k < total; k++)
+        put_chunk(list, &n, 'B', interleaved_mb(k, p, v), v - 1 - k % (p * v) / p);
+}
+// end snippet
+
+// snippet: zb-h1-schedule
+/*
+ * ZB-H1 (Qi et al. 2023, §2.1, Fig. 3 top): the backward is split into B,
+ * the gradient of the stage's input, which the stage before waits for, and
+ * W, the gradient of its weights, which nobody waits for.  Stage s runs
+ * 1F1B's p-s-1 warm-up forwards, then F and B in turn; it defers its first
+ * s W passes, then runs one W after each B, and drains the deferred ones at
+ * the end, where 1F1B would idle.  The critical path through the stages now
+ * carries B alone, so the bubble is (p-1)(F+B-W) instead of (p-1)(F+B+W),
+ * and no stage holds more than p activations (1F1B's first stage holds p).
+ */
+static void zb_h1_order(struct sched_op *list, int stage, int p, int m)
+{
+    int n = 0, warmup = p - stage - 1 < m ? p - stage - 1 : m, w = 0;
+    for (int i = 0; i < warmup; i++)
+        put(list, &n, 'F', i);
+    for (int k = 0; k < m - warmup; k++) {
+        put(list, &n, 'F', warmup + k);
+        put(list, &n, 'B', k);
+        if (k >= stage)
+            put(list, &n, 'W', w++);
+    }
+    for (int i = m - warmup; i < m; i++) {
+        put(list, &n, 'B', i);
+        if (w <= i - stage)
+            put(list, &n, 'W', w++);
+    }
+    while (w < m)
+        put(list, &n, 'W', w++);
+}
+// end snippet
+
+const char *sched_invalid(enum sched_kind kind, int p, int m, int v)
+{
+    if (kind == SCHED_INTERLEAVED && m % p != 0)
+        return "interleaved needs microbatches to be a multiple of stages (m = p, 2p, 3p, ...)";
+    if (kind == SCHED_ZBH1 && m < p)
+        return "zb-h1 needs at least as many microbatches as stages (m >= p)";
+    return NULL;
+}
+
+void sched_build(struct schedule *s, enum sched_kind kind, int p, int m, int v)
+{
+    if (kind != SCHED_INTERLEAVED)
+        v = 1;
     s->kind = kind;
     s->p = p;
     s->m = m;
-    s->ops = xcalloc((size_t)p * 2 * (size_t)m, sizeof *s->ops);
+    s->v = v;
+    s->n = kind == SCHED_ZBH1 ? 3 * m : 2 * m * v;
+    s->ops = xcalloc((size_t)p * (size_t)s->n, sizeof *s->ops);
     for (int st = 0; st < p; st++) {
-        struct sched_op *list = &s->ops[st * 2 * m];
-        if (kind == SCHED_NAIVE)
-            naive_order(list, st, p, m);
-        else if (kind == SCHED_GPIPE)
-            gpipe_order(list, st, p, m);
-        else
-            one_f_one_b_order(list, st, p, m);
+        struct sched_op *list = &s->ops[st * s->n];
+        switch (kind) {
+        case SCHED_NAIVE: naive_order(list, st, p, m); break;
+        case SCHED_GPIPE: gpipe_order(list, st, p, m); break;
+        case SCHED_1F1B: one_f_one_b_order(list, st, p, m); break;
+        case SCHED_ZBH1: zb_h1_order(list, st, p, m); break;
+        case SCHED_INTERLEAVED:
+            /* One chunk is plain 1F1B (the interleaved warm-up assumes v >= 2). */
+            if (v == 1)
+                one_f_one_b_order(list, st, p, m);
+            else
+                interleaved_order(list, st, p, m, v);
+            break;
+        }
     }
 }
 
@@ -98,92 +204,35 @@ void sched_free(struct schedule *s)
     s->ops = NULL;
 }
 
-double sched_bubble_formula(enum sched_kind k, int p, int m)
+int sched_peak_held(const struct schedule *s, int stage)
 {
-    if (k == SCHED_NAIVE)
-        m = 1;
-    return (double)(p - 1) / (double)(m + p - 1);
+    int held = 0, peak = 0;
+    char frees = sched_split(s) ? 'W' : 'B';
+    for (int j = 0; j < s->n; j++) {
+        const struct sched_op *op = sched_op(s, stage, j);
+        if (op->kind == 'F' && ++held > peak)
+            peak = held;
+        else if (op->kind == frees)
+            held--;
+    }
+    return peak;
 }
 
-void replay_run(const struct schedule *s, const double *cost, double link, struct replay *r)
+double sched_bubble_formula(const struct schedule *s, double f, double b, double w)
 {
-    int p = s->p, m = s->m;
-    size_t nops = (size_t)p * 2 * (size_t)m;
-    memset(r, 0, sizeof *r);
-    r->start = xcalloc(nops, sizeof *r->start);
-    r->end = xcalloc(nops, sizeof *r->end);
-    r->busy = xcalloc((size_t)p, sizeof *r->busy);
-    r->peak_held = xcalloc((size_t)p, sizeof *r->peak_held);
-    /* When F(s, i) and B(s, i) ended; negative: not yet. */
-    double *fend = xmalloc((size_t)p * (size_t)m * sizeof *fend);
-    double *bend = xmalloc((size_t)p * (size_t)m * sizeof *bend);
-    for (size_t i = 0; i < (size_t)p * (size_t)m; i++)
-        fend[i] = bend[i] = -1;
-    int *next = xcalloc((size_t)p, sizeof *next), *held = xcalloc((size_t)p, sizeof *held);
-    double *free_at = xcalloc((size_t)p, sizeof *free_at);
-
-    /* Sweep the stages until none can go on; a stage waits at its first blocked operation. */
-    for (bool progress = true; progress;) {
-        progress = false;
-        for (int st = 0; st < p; st++) {
-            while (next[st] < 2 * m) {
-                const struct sched_op *op = sched_op(s, st, next[st]);
-                int i = op->mb;
-                double ready;
-                if (op->kind == 'F') {
-                    if (st > 0 && fend[(st - 1) * m + i] < 0)
-                        break;
-                    ready = st > 0 ? fend[(st - 1) * m + i] + link : 0;
-                } else {
-                    if (fend[st * m + i] < 0)
-                        break;      /* its own forward has not run: the order is wrong */
-                    if (st < p - 1 && bend[(st + 1) * m + i] < 0)
-                        break;
-                    ready = st < p - 1 ? bend[(st + 1) * m + i] + link : fend[st * m + i];
-                }
-                size_t k = (size_t)st * 2 * (size_t)m + (size_t)next[st];
-                r->start[k] = ready > free_at[st] ? ready : free_at[st];
-                r->end[k] = r->start[k] + cost[k];
-                free_at[st] = r->end[k];
-                r->busy[st] += cost[k];
-                if (op->kind == 'F') {
-                    fend[st * m + i] = r->end[k];
-                    if (++held[st] > r->peak_held[st])
-                        r->peak_held[st] = held[st];
-                } else {
-                    bend[st * m + i] = r->end[k];
-                    held[st]--;
-                }
-                if (r->end[k] > r->makespan)
-                    r->makespan = r->end[k];
-                next[st]++;
-                progress = true;
-            }
-        }
+    double p = s->p, m = s->m;
+    switch (s->kind) {
+    case SCHED_NAIVE:
+        return (p - 1) / p;
+    case SCHED_GPIPE:
+    case SCHED_1F1B:
+        break;
+    case SCHED_INTERLEAVED:
+        return (p - 1) / (s->v * m + p - 1);
+    case SCHED_ZBH1: {
+        double w1 = fmin(w, fmin(f, b)), idle = (p - 1) * (f + b - w1), work = m * (f + b + w);
+        return work + idle > 0 ? idle / (work + idle) : 0;
     }
-    double total = 0;
-    for (int st = 0; st < p; st++) {
-        total += r->busy[st];
-        if (next[st] < 2 * m && !r->deadlock) {
-            const struct sched_op *op = sched_op(s, st, next[st]);
-            r->deadlock = true;
-            snprintf(r->why, sizeof r->why, "stage %d waits forever at %c%d (operation %d of %d)",
-                     st, op->kind, op->mb, next[st] + 1, 2 * m);
-        }
     }
-    r->bubble = r->makespan > 0 ? 1 - total / (p * r->makespan) : 0;
-    free(fend);
-    free(bend);
-    free(next);
-    free(held);
-    free(free_at);
-}
-
-void replay_free(struct replay *r)
-{
-    free(r->start);
-    free(r->end);
-    free(r->busy);
-    free(r->peak_held);
-    memset(r, 0, sizeof *r);
+    return (p - 1) / (m + p - 1);
 }

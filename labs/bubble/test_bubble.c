@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bubble.h"
 #include "backend.h"
@@ -20,7 +21,7 @@ static const enum sched_kind kinds[] = { SCHED_NAIVE, SCHED_GPIPE, SCHED_1F1B };
 /* A cost in [1, 3): uneven on purpose, so no dependency is met by luck of equal timing. */
 static double cost_of(size_t k) { return 1.0 + (double)((k * 7919) % 97) / 48.5; }
 
-static size_t at(const struct schedule *s, int stage, int j) { return (size_t)stage * 2 * (size_t)s->m + (size_t)j; }
+static size_t at(const struct schedule *s, int stage, int j) { return (size_t)stage * (size_t)s->n + (size_t)j; }
 
 /*
  * Build kind's schedule for p stages and m micro-batches and replay it, each
@@ -30,8 +31,8 @@ static size_t at(const struct schedule *s, int stage, int j) { return (size_t)st
 static void build_and_replay(struct schedule *s, struct replay *r, enum sched_kind kind, int p, int m,
                              bool uniform, double link)
 {
-    sched_build(s, kind, p, m);
-    size_t n = (size_t)p * 2 * (size_t)m;
+    sched_build(s, kind, p, m, 1);
+    size_t n = (size_t)p * (size_t)s->n;
     double *cost = malloc(n * sizeof *cost);
     for (size_t i = 0; i < n; i++)
         cost[i] = uniform ? (s->ops[i].kind == 'F' ? 1.0 : 2.0) : cost_of(i);
@@ -42,7 +43,7 @@ static void build_and_replay(struct schedule *s, struct replay *r, enum sched_ki
 /* Where F(stage, mb) or B(stage, mb) sits in stage's order. */
 static int find(const struct schedule *s, int stage, char kind, int mb)
 {
-    for (int j = 0; j < 2 * s->m; j++)
+    for (int j = 0; j < s->n; j++)
         if (sched_op(s, stage, j)->kind == kind && sched_op(s, stage, j)->mb == mb)
             return j;
     return -1;
@@ -54,7 +55,7 @@ Test(bubble, every_schedule_runs_each_forward_and_backward_once_per_stage_forwar
         for (int p = 1; p <= 8; p++)
             for (int m = 1; m <= 32; m++) {
                 struct schedule s;
-                sched_build(&s, kinds[k], p, m);
+                sched_build(&s, kinds[k], p, m, 1);
                 for (int st = 0; st < p; st++)
                     for (int i = 0; i < m; i++) {
                         int f = find(&s, st, 'F', i), b = find(&s, st, 'B', i);
@@ -77,7 +78,7 @@ Test(bubble, replayed_schedules_meet_every_dependency_and_never_deadlock_up_to_8
                 build_and_replay(&s, &r, kinds[k], p, m, false, 0.25);
                 cr_assert(!r.deadlock, "%s p=%d m=%d: %s", sched_name(kinds[k]), p, m, r.why);
                 for (int st = 0; st < p; st++)
-                    for (int j = 0; j < 2 * m; j++) {
+                    for (int j = 0; j < s.n; j++) {
                         const struct sched_op *op = sched_op(&s, st, j);
                         size_t me = at(&s, st, j);
                         if (j > 0)
@@ -132,7 +133,7 @@ Test(bubble, uniform_stages_replay_to_exactly_the_formula)
                 double want = kinds[k] == SCHED_NAIVE ? (double)(p - 1) / p : (double)(p - 1) / (m + p - 1);
                 cr_assert_float_eq(r.bubble, want, 1e-12, "%s p=%d m=%d: %.6f vs %.6f", sched_name(kinds[k]),
                                    p, m, r.bubble, want);
-                cr_assert_float_eq(r.bubble, sched_bubble_formula(kinds[k], p, m), 1e-12);
+                cr_assert_float_eq(r.bubble, sched_bubble_formula(&s, 1, 2, 0), 1e-12);
                 replay_free(&r);
                 sched_free(&s);
             }
@@ -141,10 +142,10 @@ Test(bubble, uniform_stages_replay_to_exactly_the_formula)
 Test(bubble, a_stage_order_that_cannot_finish_is_reported_as_a_deadlock)
 {
     struct schedule s;
-    sched_build(&s, SCHED_GPIPE, 2, 2);
+    sched_build(&s, SCHED_GPIPE, 2, 2, 1);
     /* Stage 0 now waits for B1 before running F1, which B1 needs: a cycle. */
-    s.ops[1] = (struct sched_op){ 'B', 1 };
-    s.ops[3] = (struct sched_op){ 'F', 1 };
+    s.ops[1] = (struct sched_op){ .kind = 'B', .mb = 1 };
+    s.ops[3] = (struct sched_op){ .kind = 'F', .mb = 1 };
     double cost[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
     struct replay r;
     replay_run(&s, cost, 0, &r);
@@ -298,4 +299,143 @@ Test(bubble, stages_sharing_one_gpu_say_so_and_replay_with_transfers_costed)
     cr_assert(gpu_notes(text), "GPU notes must speak of GPUs, not of cores or OpenBLAS:\n%s", text);
     free(text);
     labtest_free(t);
+}
+
+/* ---- interleaved and zb-h1, run ---- */
+
+static struct labtest *run_new(int p, int m, const char *sched, int v, int hidden, int batch, int steps,
+                               const struct backend *b)
+{
+    char a[7][40];
+    snprintf(a[0], sizeof a[0], "stages=%d", p);
+    snprintf(a[1], sizeof a[1], "microbatches=%d", m);
+    snprintf(a[2], sizeof a[2], "schedule=%s", sched);
+    snprintf(a[3], sizeof a[3], "chunks=%d", v);
+    snprintf(a[4], sizeof a[4], "hidden=%d", hidden);
+    snprintf(a[5], sizeof a[5], "batch=%d", batch);
+    snprintf(a[6], sizeof a[6], "steps=%d", steps);
+    const char *args[] = { a[0], a[1], a[2], a[3], a[4], a[5], a[6], NULL };
+    return labtest_run_on("labs/bubble", &lab_bubble, args, b);
+}
+
+/*
+ * Exact figures of one run: the activations each stage's order makes it
+ * hold, 2m(pv-1) messages of b*h doubles (none with one stage), and the
+ * unpipelined gradients.
+ */
+static void assert_exact(const struct labtest *t, const char *sched, int p, int m, int v, int hidden, int batch)
+{
+    cr_assert_eq(t->rc, 0, "%s p=%d m=%d v=%d did not run", sched, p, m, v);
+    cr_assert_eq(lab_report_failed(t->report), 0, "%s p=%d m=%d v=%d: a check failed", sched, p, m, v);
+    cr_assert_leq(labtest_metric(t, "max_rel_error"), 1e-12);
+    bool zb = strcmp(sched, "zb-h1") == 0;
+    int held = zb ? (p < m ? p : m)
+             : v == 1 ? (p < m ? p : m)
+             : m == p ? m * v : 2 * (p - 1) + (v - 1) * p + 1;
+    if (held > m * v)
+        held = m * v;
+    cr_assert_eq(labtest_metric(t, "peak_activations"), held, "%s p=%d m=%d v=%d held %g, want %d", sched, p, m, v,
+                 labtest_metric(t, "peak_activations"), held);
+    cr_assert_eq(labtest_metric(t, "peak_activations_1f1b"), p < m ? p : m);
+    double msgs = p > 1 ? 2.0 * m * (p * (zb ? 1 : v) - 1) : 0;
+    cr_assert_eq(labtest_metric(t, "messages"), msgs, "%s p=%d m=%d v=%d: %g messages, want %g", sched, p, m, v,
+                 labtest_metric(t, "messages"), msgs);
+    cr_assert_eq(labtest_metric(t, "bytes_sent"), msgs * batch * hidden * 8);
+}
+
+Test(bubble, interleaved_runs_finish_with_the_unpipelined_gradients_and_exact_counts_on_cpu_and_nccl_sim,
+     .timeout = 240)
+{
+    static const int cases[][3] = {     /* p, m, v */
+        { 1, 2, 3 }, { 2, 2, 2 }, { 2, 4, 3 }, { 3, 3, 2 }, { 3, 6, 4 }, { 4, 8, 2 }, { 4, 4, 3 }, { 5, 10, 2 },
+    };
+    const struct backend *bs[] = { &backend_cpu, &backend_nccl_sim };
+    for (size_t b = 0; b < 2; b++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            int p = cases[k][0], m = cases[k][1], v = cases[k][2];
+            struct labtest *t = run_new(p, m, "interleaved", v, 8, 2, 1, bs[b]);
+            assert_exact(t, "interleaved", p, m, v, 8, 2);
+            labtest_free(t);
+        }
+}
+
+Test(bubble, zb_h1_runs_finish_with_the_unpipelined_gradients_and_exact_counts_on_cpu_and_nccl_sim, .timeout = 240)
+{
+    static const int cases[][2] = { { 1, 1 }, { 2, 2 }, { 2, 5 }, { 3, 3 }, { 4, 4 }, { 4, 8 }, { 5, 7 }, { 8, 8 } };
+    const struct backend *bs[] = { &backend_cpu, &backend_nccl_sim };
+    for (size_t b = 0; b < 2; b++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            int p = cases[k][0], m = cases[k][1];
+            struct labtest *t = run_new(p, m, "zb-h1", 2, 8, 2, 1, bs[b]);
+            assert_exact(t, "zb-h1", p, m, 1, 8, 2);
+            cr_assert_gt(labtest_metric(t, "weight_grad_ms"), 0, "W passes ran and were timed");
+            labtest_free(t);
+        }
+}
+
+Test(bubble, the_new_schedules_priced_from_measured_costs_replay_to_their_papers_closed_forms, .timeout = 120)
+{
+    static const struct { const char *sched; int p, m, v; } cases[] = {
+        { "interleaved", 2, 4, 2 }, { "interleaved", 4, 8, 2 }, { "interleaved", 4, 4, 4 },
+        { "zb-h1", 2, 4, 1 }, { "zb-h1", 4, 8, 1 }, { "zb-h1", 4, 16, 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct labtest *t = run_new(cases[k].p, cases[k].m, cases[k].sched, cases[k].v, 64, 16, 2, &backend_cpu);
+        cr_assert_eq(lab_report_failed(t->report), 0);
+        double got = labtest_metric(t, "bubble_fraction"), want = labtest_metric(t, "bubble_formula");
+        /* The formula is computed from the same measured prices the replay uses. */
+        cr_expect(fabs(got - want) <= 1e-9, "%s p=%d m=%d v=%d: replayed %.6f, formula %.6f", cases[k].sched,
+                  cases[k].p, cases[k].m, cases[k].v, got, want);
+        if (strcmp(cases[k].sched, "interleaved") == 0)
+            cr_assert_float_eq(want, (double)(cases[k].p - 1) / (cases[k].v * cases[k].m + cases[k].p - 1), 1e-12);
+        else
+            /* Below 1F1B's (p-1)/(m+p-1): W fills what would idle. */
+            cr_assert_lt(want, (double)(cases[k].p - 1) / (cases[k].m + cases[k].p - 1));
+        labtest_free(t);
+    }
+}
+
+Test(bubble, micro_batches_a_schedule_cannot_take_are_a_usage_error_naming_what_it_allows)
+{
+    struct labtest *t = run_new(4, 6, "interleaved", 2, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(t->rc, -2, "m = 6 with p = 4 is refused before any rank runs");
+    labtest_free(t);
+    t = run_new(4, 3, "zb-h1", 2, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(t->rc, -2);
+    labtest_free(t);
+}
+
+/* How many rects of the SVG at path have this fill. */
+static int rects_filled(const char *path, const char *fill)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[4096], want[64];
+    snprintf(want, sizeof want, "fill=\"%s\"", fill);
+    int n = 0;
+    /* xmlTextWriter puts each element on its own line or runs them together: count every occurrence. */
+    while (fgets(line, sizeof line, f))
+        for (const char *p = line; (p = strstr(p, want)) != NULL; p++)
+            n++;
+    fclose(f);
+    return n;
+}
+
+Test(bubble, the_svg_shades_odd_and_even_chunks_apart_and_draws_zb_h1s_w_passes_in_their_own_colour)
+{
+    char path[] = "/tmp/bubble-svg-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    /* p = 2, m = 2, v = 3: chunks 1 and 3 (dark) 8 forwards, chunk 2 (light) 4; plus a legend swatch each. */
+    struct labtest *t = run_new(2, 2, "interleaved", 3, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(lab_report_write_svg(t->report, path), 0);
+    cr_assert_eq(rects_filled(path, "#9ecae9"), 4 + 1, "light blue: forwards of the even chunk");
+    cr_assert_eq(rects_filled(path, "#ffbf79"), 4 + 1, "light orange: backwards of the even chunk");
+    labtest_free(t);
+    t = run_new(3, 4, "zb-h1", 2, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(lab_report_write_svg(t->report, path), 0);
+    cr_assert_eq(rects_filled(path, "#e45756"), 3 * 4 + 1, "one W block per stage and micro-batch, and the legend's");
+    labtest_free(t);
+    unlink(path);
 }

@@ -31,6 +31,10 @@ const char *mem_model_invalid(const struct mem_model *m)
         return "tp must divide hidden";
     if (m->pp > m->layers)
         return "pp must not exceed layers (every stage needs at least one layer)";
+    if (m->seq_parallel && m->seq % m->tp != 0)
+        return "tp must divide seq under sequence parallelism (each tp rank keeps seq/tp tokens)";
+    if (m->zero < 0 || m->zero > 3)
+        return "zero must be 0, 1, 2 or 3";
     return NULL;
 }
 
@@ -101,6 +105,9 @@ uint64_t mem_layer_params(const struct mem_model *m)
  * Selective recomputation (Korthikanti et al.) recomputes the attention
  * scores in backward, so the as^2b tensors are not kept; full recomputation
  * keeps only the layer's input and runs the layer's forward again.
+ * Sequence parallelism (Korthikanti et al. §4.2.2) runs the layer norms and
+ * dropouts on seq/t tokens per tp rank, so what tp replicates is split too:
+ * every kept tensor is divided by t.
  */
 uint64_t mem_layer_activations(const struct mem_model *m)
 {
@@ -108,15 +115,18 @@ uint64_t mem_layer_activations(const struct mem_model *m)
     uint64_t s = (uint64_t)m->seq, b = (uint64_t)m->micro_batch, h = (uint64_t)m->hidden;
     uint64_t a = (uint64_t)m->heads, t = (uint64_t)m->tp;
     uint64_t sbh = s * b * h;
+    /* What tp replicates (layer-norm and GEMM inputs, residual dropout masks); sequence parallelism splits it. */
+    uint64_t replicated = m->seq_parallel ? sbh * (4 * e + 2) / t : sbh * (4 * e + 2);
     switch (m->recompute) {
     case MEM_RECOMPUTE_FULL:
-        return e * sbh;
+        /* The layer's input; under sequence parallelism each tp rank keeps its seq/t tokens of it. */
+        return m->seq_parallel ? e * sbh / t : e * sbh;
     case MEM_RECOMPUTE_SELECTIVE:
-        return sbh * (4 * e + 2) + 12 * e * sbh / t;
+        return replicated + 12 * e * sbh / t;
     case MEM_RECOMPUTE_NONE:
         break;
     }
-    return sbh * (4 * e + 2) + 12 * e * sbh / t + (2 * e + 1) * a * s * s * b / t;
+    return replicated + 12 * e * sbh / t + (2 * e + 1) * a * s * s * b / t;
 }
 
 long mem_stage_layers(const struct mem_model *m, long stage)
@@ -149,9 +159,9 @@ void mem_stage(const struct mem_model *m, long stage, struct mem_rank *r)
         if (m->pp > 1)
             r->params += vshard;
     }
-    r->weights = r->params * (uint64_t)bpp.weights;
-    r->grads = r->params * (uint64_t)bpp.grads;
-    r->optimizer = r->params * (uint64_t)bpp.optimizer;
+    r->weights = mem_zero_share(m, r->params, 3) * (uint64_t)bpp.weights;
+    r->grads = mem_zero_share(m, r->params, 2) * (uint64_t)bpp.grads;
+    r->optimizer = mem_zero_share(m, r->params, 1) * (uint64_t)bpp.optimizer;
     r->activations = (uint64_t)r->in_flight * (uint64_t)r->layers * mem_layer_activations(m);
     r->total = r->weights + r->grads + r->optimizer + r->activations;
 }
@@ -176,5 +186,28 @@ struct mem_model mem_unsplit(const struct mem_model *m)
     struct mem_model u = *m;
     u.tp = 1;
     u.pp = 1;
+    u.dp = 1;
+    u.zero = 0;
+    u.seq_parallel = false;
     return u;
 }
+
+// snippet: zero-shards
+/*
+ * ZeRO stage 1 shards the optimizer states over the N data-parallel ranks,
+ * stage 2 the gradients too, stage 3 the weights too: each rank keeps
+ * 1/N of each sharded state (the largest shard when N does not divide it)
+ * and gathers or reduce-scatters the rest when it is needed.
+ */
+uint64_t mem_zero_share(const struct mem_model *m, uint64_t n, int from)
+{
+    uint64_t N = m->dp > 1 ? (uint64_t)m->dp : 1;
+    return m->zero >= from ? ceil_div(n, N) : n;
+}
+
+double mem_zero_bytes_per_param(int stage, long dp, double w, double g, double k)
+{
+    double N = dp > 1 ? (double)dp : 1;
+    return (stage >= 3 ? w / N : w) + (stage >= 2 ? g / N : g) + (stage >= 1 ? k / N : k);
+}
+// end snippet

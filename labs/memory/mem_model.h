@@ -9,6 +9,7 @@
 #ifndef LAB_MEM_MODEL_H
 #define LAB_MEM_MODEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* How the weights are stored; fp16 and bf16 train with an fp32 master copy. */
@@ -38,6 +39,9 @@ struct mem_model {
     long pp;                /* pipeline stages p (a contiguous group of layers each) */
     long microbatches;      /* micro-batches per step m (1F1B schedule) */
     enum mem_recompute recompute;   /* activation recomputation (zero: none) */
+    bool seq_parallel;      /* sequence parallelism: what tp replicates is split along the sequence instead */
+    long dp;                /* data-parallel replicas N (0 is taken as 1) */
+    int zero;               /* ZeRO stage 0..3: shard optimizer states (1), also gradients (2), also weights (3) over N */
 };
 
 /* Bytes per parameter for each kind of state. */
@@ -60,7 +64,7 @@ struct mem_rank {
     uint64_t total;         /* the sum of the four */
 };
 
-/* NULL when m is consistent, else why not (t must divide h and a, a must divide h, ...). */
+/* NULL when m is consistent, else why not (t must divide h and a, a must divide h, t must divide s under sequence parallelism, ...). */
 const char *mem_model_invalid(const struct mem_model *m);
 
 /* "none", "selective", "full"; and the reverse (-1 for an unknown name). */
@@ -84,7 +88,10 @@ uint64_t mem_layer_params(const struct mem_model *m);
  * Bytes of activations one layer keeps for backward, per micro-batch, on one
  * tp rank: sbh(4e + 2) + 12e·sbh/t + (2e + 1)·a·s²·b/t with e the activation
  * element size; for e = 2 this is sbh(10 + 24/t + 5as/(ht)) (Korthikanti et al.).
- * Selective recomputation drops the last term; full keeps e·sbh.
+ * Sequence parallelism splits the first term by t as well: for e = 2,
+ * sbh(34 + 5as/h)/t.  Selective recomputation drops the last term; full
+ * keeps the layer's input, e·sbh (e·sbh/t under sequence parallelism, where
+ * each tp rank holds its seq/t tokens of it).
  */
 uint64_t mem_layer_activations(const struct mem_model *m);
 
@@ -100,7 +107,23 @@ void mem_stage(const struct mem_model *m, long stage, struct mem_rank *r);
 /* The stage whose ranks hold the most bytes (the first on a tie), with its figures in r. */
 long mem_largest(const struct mem_model *m, struct mem_rank *r);
 
-/* The same model on one device: tp = pp = 1. */
+/* The same model on one device: tp = pp = dp = 1, no ZeRO, no sequence parallelism. */
 struct mem_model mem_unsplit(const struct mem_model *m);
+
+/*
+ * ZeRO (Rajbhandari et al. 2020): n elements of one state on a rank, held
+ * whole or as one of N shards, ceil(n / N) (the largest shard) — whole for
+ * stage < `from`, the stage that first shards this state (1 optimizer,
+ * 2 gradients, 3 weights).
+ */
+uint64_t mem_zero_share(const struct mem_model *m, uint64_t n, int from);
+
+/*
+ * Model-state bytes per parameter of a rank under ZeRO's stage, with the
+ * given bytes for weights, gradients and optimizer states, as the paper's
+ * Figure 1 writes them: stage 0 (w + g + k), 1 w + g + k/N, 2 w + (g + k)/N,
+ * 3 (w + g + k)/N.
+ */
+double mem_zero_bytes_per_param(int stage, long dp, double w, double g, double k);
 
 #endif

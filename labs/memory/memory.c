@@ -20,7 +20,8 @@ static struct mem_model model_from(const struct memory_params *p)
     struct mem_model m = {
         .layers = p->layers, .hidden = p->hidden, .heads = p->heads, .seq = p->seq,
         .micro_batch = p->micro_batch, .vocab = p->vocab, .tp = p->tp, .pp = p->pp,
-        .microbatches = p->microbatches,
+        .microbatches = p->microbatches, .seq_parallel = p->sequence_parallel, .dp = p->dp,
+        .zero = (int)p->zero,
     };
     if (mem_dtype_parse(p->dtype, &m.dtype) != 0)
         m.dtype = MEM_BF16;
@@ -40,10 +41,19 @@ static struct mem_model live_model(const struct mem_model *m)
     s.layers = 2 * m->pp;
     s.heads = 2 * m->tp;
     s.hidden = 16 * s.heads;
-    s.seq = 64;
+    /* Under sequence parallelism the tokens split evenly over the tp ranks. */
+    s.seq = m->seq_parallel ? 64 + (m->tp - 64 % m->tp) % m->tp : 64;
     s.micro_batch = 1;
     s.vocab = 100 * m->tp + 1;
     return s;
+}
+
+/* Sizes each in range that do not make a model together (a usage error). */
+static const char *memory_invalid(const struct lab_params *p)
+{
+    struct memory_params P = memory_params_read(p);
+    struct mem_model m = model_from(&P);
+    return mem_model_invalid(&m);
 }
 
 static int memory_ranks(const struct lab_params *p)
@@ -84,17 +94,42 @@ static void *live_alloc(struct live *L, uint64_t bytes, const char *label)
     return p;
 }
 
-/* A parameter tensor of n elements: its weights, gradients and optimizer state. */
+/*
+ * A parameter tensor of n elements: its weights, gradients and optimizer
+ * state, each allocated here unless ZeRO shards it (then alloc_shards).
+ */
 static void alloc_param(struct live *L, const struct mem_model *m, uint64_t n)
 {
     struct mem_bpp bpp = mem_bytes_per_param(m->dtype);
     L->params += n;
-    live_alloc(L, n * (uint64_t)bpp.weights, "weights");
-    live_alloc(L, n * 4, "gradients");
-    if (bpp.optimizer == 12)
-        live_alloc(L, n * 4, "optimizer");      /* fp32 master copy */
-    live_alloc(L, n * 4, "optimizer");          /* Adam first moment */
-    live_alloc(L, n * 4, "optimizer");          /* Adam second moment */
+    if (m->zero < 3)
+        live_alloc(L, n * (uint64_t)bpp.weights, "weights");
+    if (m->zero < 2)
+        live_alloc(L, n * 4, "gradients");
+    if (m->zero < 1) {
+        if (bpp.optimizer == 12)
+            live_alloc(L, n * 4, "optimizer");  /* fp32 master copy */
+        live_alloc(L, n * 4, "optimizer");      /* Adam first moment */
+        live_alloc(L, n * 4, "optimizer");      /* Adam second moment */
+    }
+}
+
+/*
+ * ZeRO's sharded states as DeepSpeed keeps them: all of the rank's
+ * parameters flattened into one buffer per state, of which the rank keeps
+ * its 1/N (the largest shard when N does not divide it).
+ */
+static void alloc_shards(struct live *L, const struct mem_model *m)
+{
+    struct mem_bpp bpp = mem_bytes_per_param(m->dtype);
+    uint64_t n = L->params;
+    if (m->zero >= 3)
+        live_alloc(L, mem_zero_share(m, n, 3) * (uint64_t)bpp.weights, "weights");
+    if (m->zero >= 2)
+        live_alloc(L, mem_zero_share(m, n, 2) * 4, "gradients");
+    if (m->zero >= 1)
+        for (int i = 0; i < bpp.optimizer / 4; i++)
+            live_alloc(L, mem_zero_share(m, n, 1) * 4, "optimizer");
 }
 
 /* One transformer layer's parameters on one tp rank, tensor by tensor (Megatron's layout). */
@@ -155,7 +190,8 @@ static uint64_t act_bytes(const struct mem_model *m, const struct act_tensor *a)
     uint64_t s = (uint64_t)m->seq, b = (uint64_t)m->micro_batch, h = (uint64_t)m->hidden;
     uint64_t n = a->shape == SBH ? s * b * h : (uint64_t)m->heads * s * s * b;
     n *= (uint64_t)a->mult;
-    if (a->split)
+    /* Sequence parallelism splits along the sequence what tensor parallelism replicates. */
+    if (a->split || m->seq_parallel)
         n /= (uint64_t)m->tp;
     return n * (a->mask ? 1 : (uint64_t)mem_act_bytes(m->dtype));
 }
@@ -243,6 +279,7 @@ static int live_step(struct lab_ctx *c, const struct mem_model *m, long stage, d
         if (m->pp > 1)
             alloc_param(&L, m, vshard);                 /* output layer: the tied embedding's copy */
     }
+    alloc_shards(&L, m);
     replay_1f1b(&L, m, stage, layers);
     *peak = (double)(c->dev->usage.peak - base);
     *params = (double)L.params;
@@ -292,4 +329,5 @@ const struct lab_impl lab_memory = {
     .name = "memory",
     .ranks = memory_ranks,
     .run = memory_run,
+    .invalid = memory_invalid,
 };

@@ -44,6 +44,32 @@ static void stage_table(struct lab_ctx *c, const struct mem_model *m, double dev
     }
 }
 
+/*
+ * Model states of the largest rank under each ZeRO stage over N = dp ranks:
+ * with the lab's bytes per parameter, and with the paper's convention
+ * (2-byte weights, 2-byte gradients, 12 bytes of Adam states: 16), so the
+ * figures can be set beside Rajbhandari et al. 2020, Figure 1.
+ */
+static void zero_table(struct lab_ctx *c, const struct mem_model *m, const struct mem_rank *big)
+{
+    struct mem_bpp bpp = mem_bytes_per_param(m->dtype);
+    struct lab_table *t = lab_table_new(c,
+        "ZeRO over the dp ranks: model states of the largest rank (modelled; Rajbhandari et al. 2020, Fig. 1)",
+        "stage|shards|bytes/param (lab)|GiB (lab)|bytes/param (paper: 2+2+12)|GB (paper)|run");
+    static const char *const what[] = { "none", "optimizer states", "+ gradients", "+ weights" };
+    for (int z = 0; z <= 3; z++) {
+        struct mem_model mz = *m;
+        mz.zero = z;
+        struct mem_rank r;
+        mem_stage(&mz, big->stage, &r);
+        double lab = mem_zero_bytes_per_param(z, m->dp, bpp.weights, bpp.grads, bpp.optimizer);
+        double paper = mem_zero_bytes_per_param(z, m->dp, 2, 2, 12);
+        lab_table_row(t, "%d|%s|%.4g|%.4g|%.4g|%.4g|%s", z, what[z], lab,
+                      (double)(r.weights + r.grads + r.optimizer) / GIB, paper, paper * (double)r.params / 1e9,
+                      z == m->zero ? "this run" : "");
+    }
+}
+
 int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct mem_model *m,
                   const struct mem_model *s, const double *all, int live_rc)
 {
@@ -65,6 +91,14 @@ int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct
     memory_metric(c, MEMORY_M_ACTIVATIONS_GIB, big.activations / GIB, LAB_MODELLED);
     memory_metric(c, MEMORY_M_FITS, big.total / GIB <= P->device_mem, LAB_MODELLED);
     memory_metric(c, MEMORY_M_RANKS, (double)(m->tp * m->pp), LAB_EXACT);
+    memory_metric(c, MEMORY_M_DP_RANKS, (double)(m->tp * m->pp * m->dp), LAB_EXACT);
+    memory_metric(c, MEMORY_M_LAYER_ACTIVATION_BYTES, (double)mem_layer_activations(m), LAB_MODELLED);
+    memory_metric(c, MEMORY_M_MODEL_STATES_GIB, (big.weights + big.grads + big.optimizer) / GIB, LAB_MODELLED);
+    memory_metric(c, MEMORY_M_RANK_BYTES_PER_PARAM,
+                  mem_zero_bytes_per_param(m->zero, m->dp, bpp.weights, bpp.grads, bpp.optimizer), LAB_MODELLED);
+    memory_metric(c, MEMORY_M_PAPER_MODEL_STATES_GB,
+                  mem_zero_bytes_per_param(m->zero, m->dp, 2, 2, 12) * (double)big.params / 1e9, LAB_MODELLED);
+    zero_table(c, m, &big);
 
     /* Live: every rank's allocator peak against its prediction, one row per stage. */
     struct lab_table *t = lab_table_new(c,
@@ -111,7 +145,23 @@ int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct
              bpp.weights + bpp.grads + bpp.optimizer);
     lab_note(c, "Live model: %ld layers, hidden %ld, %ld heads, seq %ld, vocab %ld, same tp, pp, micro-batches and dtype.",
              s->layers, s->hidden, s->heads, s->seq, s->vocab);
-    lab_note(c, "Activations: recomputation %s, no sequence parallelism; embedding and loss activations are left out.",
-             P->recompute);
+    lab_note(c, "Activations: recomputation %s, %s; per layer and micro-batch %.0f bytes on a tp rank%s; "
+             "embedding and loss activations are left out.", P->recompute,
+             m->seq_parallel ? "sequence parallelism (layer norms and dropouts on seq/tp tokens)" : "no sequence parallelism",
+             (double)mem_layer_activations(m),
+             m->recompute == MEM_RECOMPUTE_NONE && m->dtype != MEM_FP32
+                 ? (m->seq_parallel ? ", sbh(34 + 5as/h)/t (Korthikanti et al. 2022)" : ", sbh(10 + 24/t + 5as/(ht)) (Korthikanti et al. 2022)")
+                 : m->recompute == MEM_RECOMPUTE_SELECTIVE && m->dtype != MEM_FP32
+                 ? (m->seq_parallel ? ", sbh 34/t (Korthikanti et al. 2022)" : ", sbh(10 + 24/t) (Korthikanti et al. 2022)")
+                 : "");
+    if (m->dp > 1 || m->zero > 0)
+        lab_note(c, "Data parallelism: %ld replicas of the tp x pp split (%ld ranks in all), ZeRO stage %d: %s.  The live "
+                 "step allocates replica 0's ranks, the sharded states as flat buffers of 1/%ld of the rank's parameters "
+                 "(every replica holds the same); ZeRO-3's temporary all-gathered weights and the buckets of the "
+                 "gradient reduce-scatter are left out, as in the paper's Figure 1.",
+                 m->dp, m->tp * m->pp * m->dp, m->zero,
+                 m->zero == 0 ? "every replica keeps all its model states" : m->zero == 1 ? "optimizer states sharded"
+                 : m->zero == 2 ? "optimizer states and gradients sharded" : "optimizer states, gradients and weights sharded",
+                 m->dp);
     return live_rc;
 }

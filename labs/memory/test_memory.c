@@ -187,3 +187,103 @@ Test(lab, a_split_that_does_not_divide_the_heads_fails_the_run)
     cr_assert_neq(t->rc, 0);
     labtest_free(t);
 }
+
+/* ---- sequence parallelism (Korthikanti et al. 2022) ---- */
+
+Test(accounting, sequence_parallelism_splits_every_activation_by_t_as_korthikanti_table_2_says)
+{
+    /* s=2048, b=1, h=8192, a=64: sbh = 16777216, 5as/h = 80. */
+    for (long t = 1; t <= 16; t *= 2) {
+        struct mem_model m = big();
+        m.tp = t;
+        m.seq_parallel = true;
+        cr_assert_eq(mem_layer_activations(&m) * (uint64_t)t, 16777216ULL * (34 + 80), "t = %ld: sbh(34 + 5as/h)/t", t);
+        m.recompute = MEM_RECOMPUTE_SELECTIVE;
+        cr_assert_eq(mem_layer_activations(&m) * (uint64_t)t, 16777216ULL * 34, "t = %ld: sbh 34/t", t);
+        m.recompute = MEM_RECOMPUTE_FULL;
+        cr_assert_eq(mem_layer_activations(&m) * (uint64_t)t, 16777216ULL * 2, "t = %ld: the layer's input, split", t);
+    }
+    /* Without it, t = 8: sbh(10 + 24/t + 5as/(ht)) = sbh * 23, against sbh * 14.25 with it. */
+    struct mem_model m = big();
+    cr_assert_eq(mem_layer_activations(&m), 16777216ULL * 23);
+    m.seq_parallel = true;
+    cr_assert_eq(mem_layer_activations(&m), 16777216ULL * 114 / 8);
+}
+
+Test(accounting, sequence_parallelism_needs_tp_to_divide_the_sequence)
+{
+    struct mem_model m = small();
+    m.seq_parallel = true;
+    cr_assert_null(mem_model_invalid(&m));
+    m.seq = 63;
+    cr_assert_not_null(mem_model_invalid(&m));
+}
+
+/* ---- ZeRO (Rajbhandari et al. 2020) ---- */
+
+Test(accounting, zero_stages_shard_optimizer_then_gradients_then_weights_over_the_dp_ranks)
+{
+    struct mem_model m = big();
+    struct mem_rank r0, r;
+    mem_stage(&m, 0, &r0);
+    uint64_t psi = r0.params;       /* 2063937536, which 8 divides */
+    m.dp = 8;
+    for (int z = 0; z <= 3; z++) {
+        m.zero = z;
+        mem_stage(&m, 0, &r);
+        cr_assert_eq(r.params, psi, "the parameters a rank works with do not change");
+        cr_assert_eq(r.weights, z >= 3 ? psi * 2 / 8 : psi * 2, "stage %d weights", z);
+        cr_assert_eq(r.grads, z >= 2 ? psi * 4 / 8 : psi * 4, "stage %d gradients", z);
+        cr_assert_eq(r.optimizer, z >= 1 ? psi * 12 / 8 : psi * 12, "stage %d optimizer", z);
+        cr_assert_eq(r.activations, r0.activations, "ZeRO leaves the activations alone");
+        cr_assert_float_eq(mem_zero_bytes_per_param(z, 8, 2, 4, 12) * (double)psi,
+                           (double)(r.weights + r.grads + r.optimizer), 1e-3);
+    }
+    /* N that does not divide: the largest shard, ceil(psi / N). */
+    m.dp = 7;
+    m.zero = 1;
+    mem_stage(&m, 0, &r);
+    cr_assert_eq(r.optimizer, (psi + 6) / 7 * 12);
+}
+
+Test(accounting, the_papers_16_bytes_per_parameter_give_its_figure_1_for_7_5_billion_parameters_on_64_ranks)
+{
+    /* Figure 1: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB. */
+    double psi = 7.5e9, want[] = { 120.0, 31.40625, 16.640625, 1.875 };
+    for (int z = 0; z <= 3; z++)
+        cr_assert_float_eq(mem_zero_bytes_per_param(z, 64, 2, 2, 12) * psi / 1e9, want[z], 1e-9, "stage %d", z);
+}
+
+Test(lab, sequence_parallelism_and_every_zero_stage_allocate_live_exactly_what_the_accounting_predicts)
+{
+    static const char *const zs[] = { "zero=0", "zero=1", "zero=2", "zero=3" };
+    for (int z = 0; z < 4; z++) {
+        const char *args[] = {
+            "layers=4", "hidden=64", "heads=4", "seq=64", "vocab=201", "tp=2", "pp=2", "microbatches=3",
+            "sequence-parallel=true", "dp=3", zs[z], NULL
+        };
+        struct labtest *t = labtest_run("labs/memory", &lab_memory, args);
+        cr_assert_eq(t->rc, 0);
+        cr_assert_eq(lab_report_failed(t->report), 0, "zero %d: every check passes", z);
+        cr_assert_eq(labtest_metric(t, "live_error_pct"), 0.0, "zero %d", z);
+        cr_assert_eq(labtest_metric(t, "dp_ranks"), 12.0);
+        /* sbh(34 + 5as/h)/t with s=64, b=1, h=64, a=4, t=2: 4096 * (34 + 20) / 2. */
+        cr_assert_eq(labtest_metric(t, "layer_activation_bytes"), 4096.0 * 54 / 2);
+        /* Stage 0's 60928 parameters, sharded over 3 as the stage says. */
+        double psi = 60928, shard = ceil(psi / 3);
+        double states = (z >= 3 ? shard : psi) * 2 + (z >= 2 ? shard : psi) * 4 + (z >= 1 ? shard : psi) * 12;
+        cr_assert_float_eq(labtest_metric(t, "model_states_gib") * GIB, states, 1e-3, "zero %d", z);
+        double paper = (z >= 3 ? psi / 3 : psi) * 2 + (z >= 2 ? psi / 3 : psi) * 2 + (z >= 1 ? psi / 3 : psi) * 12;
+        cr_assert_float_eq(labtest_metric(t, "paper_model_states_gb") * 1e9, paper, 1e-3, "zero %d", z);
+        labtest_free(t);
+    }
+}
+
+Test(lab, values_that_do_not_make_a_model_are_a_usage_error)
+{
+    static const char *const bad[] = { "layers=4", "hidden=64", "heads=4", "seq=63", "tp=2", "pp=1",
+                                       "sequence-parallel=true", NULL };
+    struct labtest *t = labtest_run("labs/memory", &lab_memory, bad);
+    cr_assert_eq(t->rc, -2);
+    labtest_free(t);
+}

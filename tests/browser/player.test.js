@@ -1,7 +1,7 @@
 // player.test.js — the SCORM packages quizc writes, taken in headless Debian
 // chromium with scorm-again as the LMS (see run.sh, which builds the packages).
 //
-//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, pipa12, pipa2004,
+//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, lanjut12, lanjut2004, pipa12, pipa2004,
 //                    acak12, acak2004, hostile, silent
 //   QUIZC_ARTIFACTS  where screenshots go
 'use strict';
@@ -286,6 +286,18 @@ test('SCORM 1.2: the seed quiz taken with three wrong answers fails, every inter
 test('SCORM 2004: the seed quiz taken with one wrong answer passes, every interaction recorded', async () => {
   const data = quizData('seed2004');
   const r = await takeQuiz('2004', 'seed2004', seedPlan(data.questions.length, [2]));
+  assert.equal(r.passed, true);
+});
+
+test('SCORM 1.2: the second shipped quiz taken with three wrong answers of ten fails', async () => {
+  const data = quizData('lanjut12');
+  const r = await takeQuiz('12', 'lanjut12', seedPlan(data.questions.length, [1, 4, 8]));
+  assert.equal(r.passed, false);
+});
+
+test('SCORM 2004: the second shipped quiz taken with two wrong answers passes', async () => {
+  const data = quizData('lanjut2004');
+  const r = await takeQuiz('2004', 'lanjut2004', seedPlan(data.questions.length, [2, 7]));
   assert.equal(r.passed, true);
 });
 

@@ -15,6 +15,7 @@ fail() { echo "browser-qti: $*" >&2; echo "browser-qti: 0 passed, 1 failed"; exi
 rm -rf "$OUT" && mkdir -p "$QUIZC_QTI" || exit 1
 "$QUIZC" -L tests/data/labs tests/data/compiler/kinds.qz --format qti21 --dir "$QUIZC_QTI/kinds" 2>/dev/null || fail "quizc could not package kinds.qz"
 "$QUIZC" quizzes/paralelisme.qz --format qti21 --lang en --dir "$QUIZC_QTI/seed" 2>/dev/null || fail "quizc could not package the seed quiz"
+"$QUIZC" quizzes/paralelisme-lanjut.qz --format qti21 --lang en --dir "$QUIZC_QTI/lanjut" 2>/dev/null || fail "quizc could not package the second shipped quiz"
 
 log=$OUT/node-test.log
 { node --test --test-reporter=tap tests/browser/qti.test.js; echo $? > "$OUT/rc"; } 2>&1 | tee "$log"

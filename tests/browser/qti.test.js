@@ -4,7 +4,7 @@
 // answered right and wrong; the player's own response processing gives SCORE.
 //
 //   QUIZC_QTI   folder of unpacked QTI packages: kinds (every question kind),
-//               seed (the seed quiz, in English)
+//               seed (the seed quiz, in English), lanjut (the second shipped quiz, in English)
 'use strict';
 
 const { test, before, after } = require('node:test');
@@ -104,17 +104,19 @@ test('the lab box is in the numeric question\'s modal feedback: command, claims,
   assert.match(text, /static int next_stage/);
 });
 
-test('every item of the seed quiz renders and scores 0 unanswered', async () => {
-  const items = fs.readdirSync(path.join(PKGS, 'seed', 'items'));
-  assert.ok(items.length >= 8);
-  for (const f of items) {
-    await show('seed', f.replace(/\.xml$/, ''));
-    const s = await page.evaluate(() => {
-      const item = document.querySelector('qti-assessment-item');
-      item.processResponse();
-      return Number(item.getOutcome('SCORE').value);
-    });
-    assert.equal(s, 0, f);
-  }
-  assert.deepEqual(page.errors, []);
-});
+for (const [pkg, what] of [['seed', 'the seed quiz'], ['lanjut', 'the second shipped quiz']]) {
+  test(`every item of ${what} renders and scores 0 unanswered`, async () => {
+    const items = fs.readdirSync(path.join(PKGS, pkg, 'items'));
+    assert.ok(items.length >= 8);
+    for (const f of items) {
+      await show(pkg, f.replace(/\.xml$/, ''));
+      const s = await page.evaluate(() => {
+        const item = document.querySelector('qti-assessment-item');
+        item.processResponse();
+        return Number(item.getOutcome('SCORE').value);
+      });
+      assert.equal(s, 0, f);
+    }
+    assert.deepEqual(page.errors, []);
+  });
+}

@@ -28,6 +28,8 @@ pack() { # NAME QUIZ [--scorm 2004]
 }
 pack seed12 $seed
 pack seed2004 $seed --scorm 2004
+pack lanjut12 quizzes/paralelisme-lanjut.qz
+pack lanjut2004 quizzes/paralelisme-lanjut.qz --scorm 2004
 pack pipa12 $D/bilingual.qz
 pack pipa2004 $D/bilingual.qz --scorm 2004
 pack acak12 $D/shuffled.qz

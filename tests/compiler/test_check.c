@@ -65,6 +65,15 @@ Test(check, the_seed_quiz_passes_every_check)
     cr_expect_eq(capture_count(cap, DIAG_ERROR), 0, "got:%s", capture_dump(cap));
 }
 
+Test(check, the_second_shipped_quiz_passes_every_check)
+{
+    course = qz_load(cap->d, "quizzes/paralelisme-lanjut.qz");
+    cr_assert_not_null(course);
+    cr_expect(check_course(cap->d, course, NULL), "got:%s", capture_dump(cap));
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 0, "got:%s", capture_dump(cap));
+    cr_expect_geq(course->questions.n, 8);
+}
+
 Test(check, a_duplicate_id_is_reported_at_the_second_with_a_note_at_the_first)
 {
     cr_expect_not(run("quiz d {\n"

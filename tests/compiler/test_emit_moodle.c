@@ -74,6 +74,21 @@ Test(emit_moodle, the_output_is_valid_against_the_schema)
     xmlSchemaFreeParserCtxt(pc);
 }
 
+Test(emit_moodle, the_second_shipped_quiz_is_valid_against_the_schema)
+{
+    moodle("quizzes/paralelisme-lanjut.qz", NULL);
+    xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt("compiler/moodle.xsd");
+    xmlSchemaPtr schema = xmlSchemaParse(pc);
+    cr_assert_not_null(schema);
+    xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
+    xmlDocPtr doc = xmlReadMemory((const char *)out.data, (int)out.len, "bank.xml", NULL, XML_PARSE_NONET);
+    cr_expect_eq(xmlSchemaValidateDoc(vc, doc), 0);
+    xmlFreeDoc(doc);
+    xmlSchemaFreeValidCtxt(vc);
+    xmlSchemaFree(schema);
+    xmlSchemaFreeParserCtxt(pc);
+}
+
 Test(emit_moodle, single_has_one_answer_at_100_and_the_others_at_0)
 {
     moodle("tests/data/compiler/kinds.qz", NULL);

@@ -151,6 +151,17 @@ Test(emit_xml, the_seed_quiz_gives_a_valid_document)
     expect_xpath("string(/c:course/c:languages/@default)", "id");
 }
 
+Test(emit_xml, the_second_shipped_quiz_gives_a_valid_bilingual_document)
+{
+    course = qz_load(cap->d, "quizzes/paralelisme-lanjut.qz");
+    cr_assert_not_null(course);
+    cr_assert(check_course(cap->d, course, NULL), "got:%s", capture_dump(cap));
+    cr_assert_eq(emit_course_xml(course, &xml, cap->d), 0);
+    cr_expect_eq(validate(&xml), 0, "not valid:\n%s", xml.data);
+    cr_expect_geq(course->questions.n, 8);
+    expect_xpath("string(/c:course/c:languages/@default)", "id");
+}
+
 Test(emit_xml, the_same_course_gives_the_same_bytes_twice)
 {
     compile_file("tests/data/compiler/kinds.qz");

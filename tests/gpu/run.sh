@@ -306,6 +306,13 @@ step "bubble 1f1b, 8 stages on GPU 0 (shared)" 90 gpu $shared "$labrun" "$labs/b
 step "bubble gpipe, 4 stages, hidden 4096, batch 1024 on GPU 0 (shared)" 90 gpu $shared "$labrun" "$labs/bubble" --stages 4 --microbatches 8 --hidden 4096 --batch 1024 --schedule gpipe --backend cuda --json "$out/logs/bubble.big.shared.json"
 twin="bubble 1f1b, 8 stages on GPU 0 (shared)" \
 step "bubble 1f1b, 8 stages, a GPU each (nccl)" 90 nccl env NCCL_DEBUG=WARN "$labrun" "$labs/bubble" --stages "$nr" --microbatches 16 --schedule 1f1b --backend cuda --json "$out/logs/bubble.1f1b.nccl.json"
+# The interleaved schedule sends from the last stage back to the first; ZB-H1 splits the backward.
+step "bubble interleaved v=2, 4 stages on GPU 0 (shared)" 90 gpu $shared "$labrun" "$labs/bubble" --stages 4 --microbatches 8 --schedule interleaved --chunks 2 --backend cuda --json "$out/logs/bubble.interleaved.shared.json"
+step "bubble zb-h1, 4 stages on GPU 0 (shared)" 90 gpu $shared "$labrun" "$labs/bubble" --stages 4 --microbatches 8 --schedule zb-h1 --backend cuda --json "$out/logs/bubble.zbh1.shared.json"
+twin="bubble interleaved v=2, 4 stages on GPU 0 (shared)" \
+step "bubble interleaved v=2, a GPU each (nccl)" 90 nccl env NCCL_DEBUG=WARN "$labrun" "$labs/bubble" --stages "$nr" --microbatches $((2 * nr)) --schedule interleaved --chunks 2 --backend cuda --json "$out/logs/bubble.interleaved.nccl.json"
+twin="bubble zb-h1, 4 stages on GPU 0 (shared)" \
+step "bubble zb-h1, a GPU each (nccl)" 90 nccl env NCCL_DEBUG=WARN "$labrun" "$labs/bubble" --stages "$nr" --microbatches $((2 * nr)) --schedule zb-h1 --backend cuda --json "$out/logs/bubble.zbh1.nccl.json"
 
 # ---- 5. A fault on rank 1: every rank stops, status 1, well before the limit ---------
 if [ "${ngpu:-0}" -gt 1 ] && [ -z "$nccl_why" ]; then

@@ -62,9 +62,12 @@ cases=(
     "4|labs/bubble --stages 4 --microbatches 8 --schedule gpipe --hidden 64 --batch 8 --steps 1"
     "4|labs/bubble --stages 4 --microbatches 8 --schedule 1f1b --hidden 64 --batch 8 --steps 1"
     "2|labs/bubble --stages 2 --microbatches 3 --schedule naive --hidden 64 --batch 8 --steps 1"
+    "4|labs/bubble --stages 4 --microbatches 8 --schedule interleaved --chunks 2 --hidden 64 --batch 8 --steps 1"
+    "3|labs/bubble --stages 3 --microbatches 4 --schedule zb-h1 --hidden 64 --batch 8 --steps 1"
     "4|labs/allreduce --ranks 4 --minbytes 0 --maxbytes 65536 --iters 2"
     "4|labs/activations --stages 4 --microbatches 4 --layers 8 --hidden 64"
     "4|labs/memory --tp 2 --pp 2 --layers 4 --hidden 256 --heads 4 --seq 64 --vocab 1000 --microbatches 4"
+    "4|labs/memory --tp 2 --pp 2 --layers 4 --hidden 256 --heads 4 --seq 64 --vocab 1000 --microbatches 4 --sequence-parallel --dp 2 --zero 2"
 )
 for c in "${cases[@]}"; do
     np=${c%%|*} args=${c#*|}

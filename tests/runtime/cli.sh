@@ -38,6 +38,9 @@ expect "help lists parameters with ranges" 0 '--stages 1\.\.64 +pipeline stages 
 expect "help lists metrics" 0 'bubble_fraction' -- labs/bubble --help
 expect "out of range names parameter and range" 2 "--stages: '100' is out of range; allowed: 1\.\.64" -- labs/bubble --stages 100
 expect "a bad choice lists the choices" 2 "allowed: naive\|gpipe\|1f1b" -- bubble --schedule zigzag
+expect "a schedule refuses micro-batches it cannot take, naming what it allows" 2 "--microbatches: '6' is not allowed with --stages 4: interleaved needs microbatches to be a multiple of stages" -- bubble --schedule interleaved --stages 4 --microbatches 6
+expect "zb-h1 refuses fewer micro-batches than stages" 2 "zb-h1 needs at least as many microbatches as stages" -- bubble --schedule zb-h1 --stages 4 --microbatches 3
+expect "sizes that make no model are a usage error" 2 "tp must divide seq under sequence parallelism" -- memory --sequence-parallel --seq 2047
 expect "a misspelt parameter gets a suggestion" 2 "did you mean '--microbatches'" -- bubble --microbatch 4
 expect "a parameter without a value" 2 '--stages needs a value' -- bubble --stages
 expect "an unknown lab" 2 "no lab 'nosuch'" -- nosuch

@@ -26,6 +26,20 @@ for s in naive gpipe 1f1b; do
         done
     done
 done
+# Interleaved 1F1B (m a multiple of p; the last stage sends back to the first) and ZB-H1 (m >= p).
+for p in 1 2 3 5; do
+    for v in 2 3; do
+        for m in $p $((2 * p)); do
+            cases+=("labs/bubble --stages $p --microbatches $m --schedule interleaved --chunks $v --hidden 32 --batch 4 --steps 1")
+        done
+    done
+done
+for p in 1 2 3 5 8; do
+    for m in $p $((p + 1)) $((2 * p)); do
+        cases+=("labs/bubble --stages $p --microbatches $m --schedule zb-h1 --hidden 32 --batch 4 --steps 1")
+    done
+done
+cases+=("labs/memory --tp 2 --pp 2 --layers 4 --hidden 256 --heads 4 --seq 64 --vocab 1000 --microbatches 4 --sequence-parallel --dp 3 --zero 3")
 for r in 1 2 3 4; do
     for mode in column row mlp; do
         cases+=("labs/tensor-split --ranks $r --mode $mode --tokens 17 --hidden 50 --ffn 101")

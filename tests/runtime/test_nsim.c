@@ -127,11 +127,11 @@ Test(nsim, a_receive_that_meets_a_send_of_another_size_names_both_ranks_sizes_an
 /* ---- one communicator, one order ---- */
 
 /*
- * Ranks 0, 2, 3 (rank 1 idles).  Every message here travels up from an even
- * rank, so on communicator up-even: rank 0 sends B to 2 then C to 3; rank 2
- * sends A to 3 then receives B; rank 3 receives C then A.  Eager sends (the
+ * Ranks 0, 2, 4 (ranks 1 and 3 idle).  Every message here travels up past a
+ * rank, so on communicator far-up: rank 0 sends B to 2 then C to 4; rank 2
+ * sends A to 4 then receives B; rank 4 receives C then A.  Eager sends (the
  * threads backend) run it.  Under NCCL rank 0's send of C waits for B to be
- * received, rank 2's receive of B waits behind its send of A, and rank 3
+ * received, rank 2's receive of B waits behind its send of A, and rank 4
  * receives A only after C: a cycle.
  */
 static int cycle_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
@@ -141,12 +141,12 @@ static int cycle_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
     case 0:
         if (comm_send(c, &v, sizeof v, 2, 1) < 0)
             return -1;
-        return comm_send(c, &v, sizeof v, 3, 2);
+        return comm_send(c, &v, sizeof v, 4, 2);
     case 2:
-        if (comm_send(c, &v, sizeof v, 3, 3) < 0)
+        if (comm_send(c, &v, sizeof v, 4, 3) < 0)
             return -1;
         return comm_recv(c, &v, sizeof v, 0, 1);
-    case 3:
+    case 4:
         if (comm_recv(c, &v, sizeof v, 0, 2) < 0)
             return -1;
         return comm_recv(c, &v, sizeof v, 2, 3);
@@ -156,9 +156,14 @@ static int cycle_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
 
 Test(nsim, routes_put_an_even_ranks_upward_messages_on_one_communicator)
 {
-    cr_assert_eq(nccl_route_p2p(0, 2), NCCL_ROUTE_UP_EVEN);
+    cr_assert_eq(nccl_route_p2p(0, 1), NCCL_ROUTE_UP_EVEN);
     cr_assert_eq(nccl_route_p2p(2, 3), NCCL_ROUTE_UP_EVEN);
-    cr_assert_eq(nccl_route_p2p(0, 3), NCCL_ROUTE_UP_EVEN);
+    cr_assert_eq(nccl_route_p2p(1, 0), NCCL_ROUTE_DOWN_EVEN);
+    /* Between ranks that are not neighbours (an interleaved pipeline's wrap-around), one per direction. */
+    cr_assert_eq(nccl_route_p2p(0, 2), NCCL_ROUTE_FAR_UP);
+    cr_assert_eq(nccl_route_p2p(0, 3), NCCL_ROUTE_FAR_UP);
+    cr_assert_eq(nccl_route_p2p(3, 0), NCCL_ROUTE_FAR_DOWN);
+    cr_assert_neq(nccl_route_p2p(0, 3), nccl_route_p2p(0, 1));
     /* A stage's upward sends and its receives from the stage below travel apart. */
     cr_assert_neq(nccl_route_p2p(3, 4), nccl_route_p2p(2, 3));
     cr_assert_neq(nccl_route_p2p(3, 2), nccl_route_p2p(4, 3));
@@ -169,15 +174,15 @@ Test(nsim, a_cycle_through_one_communicator_deadlocks_and_the_engine_says_who_wa
      .timeout = 20)
 {
     int rc;
-    char *cpu = capture_stderr(backend_cpu.launch, 4, cycle_body, NULL, &rc);
+    char *cpu = capture_stderr(backend_cpu.launch, 5, cycle_body, NULL, &rc);
     cr_assert_eq(rc, 0, "eager sends run it:\n%s", cpu);
     free(cpu);
-    char *err = capture_stderr(backend_nccl_sim.launch, 4, cycle_body, NULL, &rc);
+    char *err = capture_stderr(backend_nccl_sim.launch, 5, cycle_body, NULL, &rc);
     cr_assert_eq(rc, -1);
     assert_says(err, "deadlock: every rank waits and none can go on");
-    assert_says(err, "rank 3: waits in recv at " __FILE__);
+    assert_says(err, "rank 4: waits in recv at " __FILE__);
     assert_says(err, "rank 2: waits in recv at " __FILE__);
-    assert_says(err, "queued on communicator up-even behind its own send");
+    assert_says(err, "queued on communicator far-up behind its own send");
     assert_says(err, "rank 1: finished");
     free(err);
 }

@@ -52,6 +52,7 @@ own_checks() { # MANIFEST VERSION
 
 quizzes="tests/scorm/data/bilingual.qz tests/scorm/data/shuffled.qz tests/scorm/data/hostile.qz tests/scorm/data/silent.qz"
 [ -f quizzes/paralelisme.qz ] && quizzes="quizzes/paralelisme.qz $quizzes"
+[ -f quizzes/paralelisme-lanjut.qz ] && quizzes="quizzes/paralelisme-lanjut.qz $quizzes"
 for q in $quizzes; do
     name=$(basename "$q" .qz)
     for v in 12 2004; do
