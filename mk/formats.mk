@@ -16,7 +16,7 @@ $(eval $(call criterion_test,test_emit_qti,tests/compiler/test_emit_qti.c $(FORM
 # The systems' own checkers, run on the quizc of this build: the QTI 2.1.2
 # and IMS CP schemas, our Moodle XML schema, gift-pegjs reading GIFT back
 # (tests/formats/validate.sh), and a QTI player in chromium (tests/browser/qti.sh).
-$(BUILD)/tests/formats.sh: mk/formats.mk | $(BUILD)/quizc
+$(BUILD)/tests/formats.sh: mk/formats.mk | $(BUILD)/quizc $(BUILD)/labrun
 	@mkdir -p $(@D)
 	@printf '#!/bin/sh\nexec tests/formats/validate.sh %s\n' $(BUILD) > $@
 	@chmod +x $@
