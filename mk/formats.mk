@@ -12,6 +12,7 @@ FORMATS_TEST_SRCS := tests/compiler/support.c $(FORMATS_SRCS) $(SCORM_PKG_SRCS)
 $(eval $(call criterion_test,test_emit_gift,tests/compiler/test_emit_gift.c $(FORMATS_TEST_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))
 $(eval $(call criterion_test,test_emit_moodle,tests/compiler/test_emit_moodle.c $(FORMATS_TEST_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))
 $(eval $(call criterion_test,test_emit_qti,tests/compiler/test_emit_qti.c $(FORMATS_TEST_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))
+$(eval $(call criterion_test,test_render_runs,tests/compiler/test_render_runs.c $(FORMATS_TEST_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))
 
 # The systems' own checkers, run on the quizc of this build: the QTI 2.1.2
 # and IMS CP schemas, our Moodle XML schema, gift-pegjs reading GIFT back
