@@ -20,16 +20,22 @@ static char *num_text(double x)
 /* LABTEXT-WORDS: the same words as the player's UI table. */
 static const struct {
     const char *lang;
-    const char *word[LABTEXT_UNIT + 1];
+    const char *word[LABTEXT_WORDS];
     const char *op[CMP_WITHIN + 1];     /* CMP_WITHIN: "within %s of" */
     const char *of_answer;
 } tables[] = {
     { "en",
-      { "Try it in the lab", "Run:", "What you should see:", "The code that runs", "True", "False", "Unit" },
+      { "Try it in the lab", "Run:", "What you should see:", "The code that runs", "True", "False", "Unit",
+        "Measured on %s, %s", "%s cores of %s", "PASS", "FAIL",
+        "measured", "replayed from measured costs", "modelled", "exact",
+        "(the run did not report it)", "The lab's own checks: %s of %s passed.", "Notes of the run" },
       { "below", "at most", "above", "at least", "equal to", "within %s of" },
       "this question's answer" },
     { "id",
-      { "Coba di lab", "Jalankan:", "Yang seharusnya Anda lihat:", "Kode yang dijalankan", "Benar", "Salah", "Satuan" },
+      { "Coba di lab", "Jalankan:", "Yang seharusnya Anda lihat:", "Kode yang dijalankan", "Benar", "Salah", "Satuan",
+        "Diukur pada %s, %s", "%s inti %s", "LULUS", "GAGAL",
+        "diukur", "diputar ulang dari biaya terukur", "dimodelkan", "eksak",
+        "(run ini tidak melaporkannya)", "Pemeriksaan lab sendiri: %s dari %s lulus.", "Catatan run" },
       { "di bawah", "paling banyak", "di atas", "paling sedikit", "sama dengan", "dalam selisih %s dari" },
       "jawaban soal ini" },
 };
@@ -50,11 +56,17 @@ const char *labtext_word(enum labtext_word w, const char *lang)
     return tables[table_of(lang)].word[w];
 }
 
-char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang)
+const char *labtext_help(const struct ast_labref *ref, const struct ast_expect *x, const char *lang)
+{
+    const struct ast_metric *m = ref->def ? qz_lab_metric(ref->def, x->metric) : NULL;
+    const struct ast_tr *help = m ? qz_lab_text(m->help, lang) : NULL;
+    return help && help->raw && *help->raw ? help->raw : NULL;
+}
+
+char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, const char *lang)
 {
     size_t t = table_of(lang);
     const struct ast_metric *m = ref->def ? qz_lab_metric(ref->def, x->metric) : NULL;
-    const struct ast_tr *help = m ? qz_lab_text(m->help, lang) : NULL;
     char *op;
     if (x->op == CMP_WITHIN) {
         char *tol = num_text(qz_value_number(&x->tolerance));
@@ -71,9 +83,17 @@ char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, co
         target = m && m->unit ? xasprintf("%s %s", v, m->unit) : xstrdup(v);
         free(v);
     }
-    char *s = help && help->raw && *help->raw ? xasprintf(" (%s): %s %s", help->raw, op, target)
-                                              : xasprintf(": %s %s", op, target);
+    char *s = xasprintf("%s %s", op, target);
     free(op);
     free(target);
+    return s;
+}
+
+char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang)
+{
+    const char *help = labtext_help(ref, x, lang);
+    char *wanted = labtext_wanted(ref, x, lang);
+    char *s = help ? xasprintf(" (%s): %s", help, wanted) : xasprintf(": %s", wanted);
+    free(wanted);
     return s;
 }

@@ -18,6 +18,19 @@ enum labtext_word {
     LABTEXT_TRUE,       /* "True" */
     LABTEXT_FALSE,      /* "False" */
     LABTEXT_UNIT,       /* "Unit" */
+    /* A recorded run (quizc --runs), as the player's lab box shows it. */
+    LABTEXT_MEASURED_ON,    /* "Measured on %s, %s": the machine, the date */
+    LABTEXT_CPU_CORES,      /* "%s cores of %s": how many, the CPU model */
+    LABTEXT_PASS,           /* "PASS" */
+    LABTEXT_FAIL,           /* "FAIL" */
+    LABTEXT_MEASURED,       /* how a figure was obtained: "measured" */
+    LABTEXT_REPLAYED,       /* "replayed from measured costs" */
+    LABTEXT_MODELLED,       /* "modelled" */
+    LABTEXT_EXACT,          /* "exact" */
+    LABTEXT_NOT_REPORTED,   /* "(the run did not report it)" */
+    LABTEXT_OWN_CHECKS,     /* "The lab's own checks: %s of %s passed." */
+    LABTEXT_NOTES,          /* "Notes of the run" */
+    LABTEXT_WORDS           /* how many there are */
 };
 const char *labtext_word(enum labtext_word w, const char *lang);
 
@@ -31,5 +44,11 @@ const char *labtext_word(enum labtext_word w, const char *lang);
  * was resolved.
  */
 char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
+
+/* The metric's description in lang, from the lab's manifest; NULL when it has none. */
+const char *labtext_help(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
+
+/* The claim without its metric, in lang: "below 0.2", "within 0.001 of this question's answer".  A new string. */
+char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
 
 #endif

@@ -38,7 +38,7 @@ const char *render_lang(const struct render *r);
  */
 void render_md(struct render *r, struct membuf *b, const struct md_doc *doc);
 
-/* Append s escaped as HTML text (no Markdown). */
+/* Append s escaped as HTML text (no Markdown); render_escape.c. */
 void render_escaped(struct render *r, struct membuf *b, const char *s);
 
 /* Append a TEXT: in r->lang, or as multi-language spans (see struct render). */

