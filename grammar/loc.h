@@ -6,11 +6,19 @@
 
 #include <stddef.h>
 
-/* A source file read into memory.  Owned by the struct diag that read it. */
+/*
+ * A source file read into memory.  Owned by the struct diag that read it.
+ *
+ * The scanner keeps a "..." string literal that needs no unescaping where
+ * it stands: it writes a NUL over its closing quote, and the tree points at
+ * its first character.  So in a source without NULs of its own (has_nul
+ * false), a NUL in text is a closing quote (diag shows it as one).
+ */
 struct source {
     char *path;             /* as given on the command line or resolved include path */
     char *text;             /* the bytes, NUL-terminated (a NUL inside is an error) */
     size_t len;
+    int has_nul;            /* text held a NUL before the scanner read it: no string is kept in place */
 };
 
 /*

@@ -12,20 +12,21 @@
 struct tok {
     int kind;
     struct src_loc loc;
-    char *str;              /* IDENT, STRING: the value; NUMBER: the lexeme */
+    char *str;              /* IDENT, STRING: the value; NUMBER: the lexeme (the arena's) */
     double num;
     bool percent, integral;
 };
 
 static struct capture cap;
+static struct arena *arena;     /* the tokens' strings and values */
 static struct tok toks[128];
 static int ntoks;
 
-static void setup(void) { cap_init(&cap); ntoks = 0; }
+static void setup(void) { cap_init(&cap); arena = arena_new(); ntoks = 0; }
 
 static void teardown(void)
 {
-    for (int i = 0; i < ntoks; i++) free(toks[i].str);
+    arena_free(arena);
     cap_fini(&cap);
 }
 
@@ -36,7 +37,7 @@ static void lex_n(const char *text, size_t len)
 {
     const struct source *src = cap_source(&cap, text, len);
     struct lex_state lx;
-    lex_init(&lx, cap.d, src);
+    lex_init(&lx, cap.d, src, arena);
     for (;;) {
         QZPSTYPE v = { 0 };
         QZPLTYPE l = { 0 };
@@ -48,12 +49,10 @@ static void lex_n(const char *text, size_t len)
         k->loc = l;
         if (t == T_IDENT || t == T_STRING) k->str = v.str;
         if (t == T_NUMBER) {
-            k->str = xstrdup(v.val->str);
+            k->str = v.val->str;
             k->num = v.val->num;
             k->percent = v.val->percent;
             k->integral = v.val->integral;
-            ast_value_clear(v.val);
-            free(v.val);
         }
         if (t == 0) break;
     }
