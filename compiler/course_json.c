@@ -176,7 +176,7 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
         json_object_set_new(o, "answer", json_boolean(q->tf_answer));
         break;
     case Q_NUMERIC: {
-        const struct ast_numeric *n = &q->numeric;
+        const struct ast_numeric *n = q->numeric;
         double lo, hi, key;
         if (n->kind == NUM_RANGE) {
             lo = n->lo.num;

@@ -26,11 +26,14 @@ struct ast_text *ast_text_new(struct arena *a)
     return arena_alloc(a, sizeof(struct ast_text));
 }
 
+const struct ast_numeric ast_no_numeric;
+
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind)
 {
     struct ast_question *q = arena_alloc(a, sizeof *q);
     q->kind = kind;
     q->points = 1;
+    q->numeric = kind == Q_NUMERIC ? arena_alloc(a, sizeof *q->numeric) : &ast_no_numeric;
     return q;
 }
 

@@ -91,11 +91,11 @@ enum ast_value_kind {
 
 struct ast_value {
     enum ast_value_kind kind;
-    double num;             /* VAL_NUMBER: the value (75% is stored as 75) */
     bool percent;           /* VAL_NUMBER written with % */
     bool integral;          /* VAL_NUMBER written without '.', exponent or % */
-    char *str;              /* VAL_IDENT, VAL_STRING: the text; VAL_NUMBER: the lexeme */
     bool boolean;           /* VAL_BOOL */
+    double num;             /* VAL_NUMBER: the value (75% is stored as 75) */
+    char *str;              /* VAL_IDENT, VAL_STRING: the text; VAL_NUMBER: the lexeme */
     struct src_loc loc;
 };
 
@@ -166,6 +166,8 @@ struct ast_numeric {
 
 struct ast_question {
     enum ast_qkind kind;
+    bool tf_answer;             /* Q_TRUEFALSE */
+    bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
     char *id;
     struct src_loc loc;         /* the kind keyword */
     struct src_loc id_loc;
@@ -176,11 +178,14 @@ struct ast_question {
 
     VEC(struct ast_choice) choices; /* Q_SINGLE, Q_MULTIPLE */
 
-    bool tf_answer;             /* Q_TRUEFALSE */
-    bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
     struct src_loc answer_loc;
 
-    struct ast_numeric numeric; /* Q_NUMERIC */
+    /*
+     * Q_NUMERIC: its answer key (the arena's).  Any other kind: &ast_no_numeric,
+     * all zero and never written; a bank is mostly other kinds, and the key
+     * is larger than the rest of a question.
+     */
+    const struct ast_numeric *numeric;
     struct ast_text *unit;      /* Q_NUMERIC, or NULL */
 
     VEC(struct ast_tr) accept;  /* Q_TEXT: accepted answers (lang NULL) */
@@ -188,6 +193,8 @@ struct ast_question {
     VEC(struct ast_labref) labs;
     VEC(struct ast_snippet) snippets;
 };
+
+extern const struct ast_numeric ast_no_numeric;
 
 /* ---- Quiz --------------------------------------------------------------- */
 

@@ -382,7 +382,7 @@ static bool numeric_answer(struct build_state *b, const struct src_loc *kw, cons
 void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_value *v, struct ast_value *tol)
 {
     if (numeric_answer(b, kw, &v->loc)) {
-        struct ast_numeric *n = &b->q->numeric;
+        struct ast_numeric *n = (struct ast_numeric *)b->q->numeric;    /* Q_NUMERIC: the arena's, writable */
         n->kind = tol ? NUM_TOLERANCE : NUM_EXACT;
         n->value = *v;
         if (tol) n->tolerance = *tol;
@@ -393,9 +393,10 @@ void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_
 void b_q_answer_range(struct build_state *b, const struct src_loc *kw, struct ast_value *lo, struct ast_value *hi)
 {
     if (numeric_answer(b, kw, &lo->loc)) {
-        b->q->numeric.kind = NUM_RANGE;
-        b->q->numeric.lo = *lo;
-        b->q->numeric.hi = *hi;
+        struct ast_numeric *n = (struct ast_numeric *)b->q->numeric;    /* Q_NUMERIC: the arena's, writable */
+        n->kind = NUM_RANGE;
+        n->lo = *lo;
+        n->hi = *hi;
     }
 }
 
