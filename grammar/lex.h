@@ -122,6 +122,12 @@ bool lex_too_many(const struct lex_state *lx);
 
 /* ---- Scanner support (quiz.l, lex.c, lex_text.c) ------------------------ */
 
+/*
+ * The scanner's input has taken the next n bytes of the source (a copy of
+ * them at s): the source's nul_free moves past them while they hold no NUL
+ * (loc.h).  Checked here, in the block just copied, not in a pass of its own.
+ */
+void lex_read(struct lex_state *lx, const char *s, size_t n);
 /* The Flex scanner over the text lx reads, and its end (quiz.l). */
 void *lex_open(struct lex_state *lx);
 void lex_close(void *scanner);

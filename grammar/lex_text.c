@@ -114,6 +114,16 @@ struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
 
 /* ---- Strings ------------------------------------------------------------ */
 
+void lex_read(struct lex_state *lx, const char *s, size_t n)
+{
+    /* The one writer of a source's nul_free, as of its text (loc.h). */
+    struct source *src = (struct source *)lx->src;
+    size_t at = (size_t)(lx->in - src->text) + lx->in_pos;
+    if (src->nul_free != at && !(at == (size_t)(lx->in - src->text) && src->nul_free == 0)) return;
+    const char *z = memchr(s, '\0', n);
+    src->nul_free = z ? at + (size_t)(z - s) : at + n;
+}
+
 void lex_buf_reset(struct lex_state *lx)
 {
     lx->blen = 0;
@@ -283,7 +293,7 @@ static char *dedent(struct arena *ar, const char *s, size_t n)
 
 char *lex_take_string(struct lex_state *lx, bool triple, bool closed)
 {
-    if (lx->verbatim && closed && !lx->src->has_nul) {
+    if (lx->verbatim && closed && lx->tok_off < lx->src->nul_free) {
         /* The quote just matched (at tok_off) ends the value in place; the scanner has read past it. */
         char *r = lx->src->text + lx->str_start;
         lx->src->text[lx->tok_off] = '\0';

@@ -11,14 +11,15 @@
  *
  * The scanner keeps a "..." string literal that needs no unescaping where
  * it stands: it writes a NUL over its closing quote, and the tree points at
- * its first character.  So in a source without NULs of its own (has_nul
- * false), a NUL in text is a closing quote (diag shows it as one).
+ * its first character.  It does so only below nul_free, the part of text it
+ * has read and found free of NULs of its own; so a NUL below nul_free is a
+ * closing quote (diag shows it as one), and one at or above it the file's.
  */
 struct source {
     char *path;             /* as given on the command line or resolved include path */
     char *text;             /* the bytes, NUL-terminated (a NUL inside is an error) */
     size_t len;
-    int has_nul;            /* text held a NUL before the scanner read it: no string is kept in place */
+    size_t nul_free;        /* text[0..nul_free) held no NUL when the scanner read it (0 until then) */
 };
 
 /*
