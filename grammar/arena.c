@@ -18,10 +18,23 @@
 #define ARENA_BLOCK (4u << 20)
 #define ARENA_ALIGN 8
 
+/*
+ * Under AddressSanitizer every piece is a block of its own, from calloc and
+ * of its exact size, so that a read or write past a node or a string is
+ * caught as it would be with malloc (a mapped block is one object to ASan).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_CHECKED 1
+#endif
+#endif
+
 struct block {
     struct block *prev;     /* the block filled before this one */
     size_t size, used;      /* bytes of data[], and how many are taken */
-    size_t mapped;          /* bytes mapped for the block, header included */
+    size_t mapped;          /* bytes mapped for the block, header included (0: from calloc) */
     _Alignas(ARENA_ALIGN) unsigned char data[];
 };
 
@@ -40,7 +53,8 @@ void arena_free(struct arena *a)
     if (!a) return;
     for (struct block *b = a->top, *prev; b; b = prev) {
         prev = b->prev;
-        munmap(b, b->mapped);
+        if (b->mapped) munmap(b, b->mapped);
+        else free(b);
     }
     free(a);
 }
@@ -50,6 +64,7 @@ static size_t round_up(size_t n)
     return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
+#ifndef ARENA_CHECKED
 /* Room for n more bytes (already rounded) at the top, in a new block if need be. */
 static struct block *room(struct arena *a, size_t n)
 {
@@ -75,15 +90,25 @@ static struct block *room(struct arena *a, size_t n)
     a->top = nb;
     return nb;
 }
+#endif
 
 static void *take(struct arena *a, size_t n)
 {
+#ifdef ARENA_CHECKED
+    struct block *own = xcalloc(1, sizeof *own + (n ? n : 1));
+    own->size = own->used = n;
+    own->prev = a->top;
+    a->top = own;
+    a->last = NULL;     /* never grown in place: a grown piece is a new one */
+    return own->data;
+#else
     n = round_up(n ? n : 1);
     struct block *b = room(a, n);
     void *p = b->data + b->used;
     b->used += n;
     a->last = p;
     return p;
+#endif
 }
 
 void *arena_alloc(struct arena *a, size_t n)
