@@ -222,7 +222,7 @@ static void check_choices(struct checker *k, const struct ast_question *q)
 
 static void check_numeric(struct checker *k, const struct ast_question *q)
 {
-    const struct ast_numeric *a = &q->numeric;
+    const struct ast_numeric *a = q->numeric;
     char b1[32], b2[32];
     if (!q->has_answer) {
         if (!k->partial)

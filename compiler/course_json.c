@@ -142,7 +142,7 @@ static void param_entry(void *ctx, const struct ast_param *p, const char *value)
  */
 static json_t *answer_key(const struct ast_question *q)
 {
-    const struct ast_numeric *k = &q->numeric;
+    const struct ast_numeric *k = q->numeric;
     if (q->kind != Q_NUMERIC || !q->has_answer)
         return json_null();
     if (k->kind == NUM_RANGE)
@@ -285,7 +285,7 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
         json_object_set_new(o, "answer", json_boolean(q->tf_answer));
         break;
     case Q_NUMERIC: {
-        const struct ast_numeric *n = &q->numeric;
+        const struct ast_numeric *n = q->numeric;
         double lo, hi, key;
         if (n->kind == NUM_RANGE) {
             lo = n->lo.num;

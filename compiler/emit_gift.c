@@ -152,7 +152,7 @@ static void question(struct gift *g, const struct ast_question *q, struct diag *
         put(g, q->tf_answer ? "TRUE" : "FALSE");
         break;
     case Q_NUMERIC:
-        numeric(g, &q->numeric);
+        numeric(g, q->numeric);
         break;
     case Q_TEXT:
         for (size_t i = 0; i < q->accept.n; i++) {

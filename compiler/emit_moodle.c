@@ -122,7 +122,7 @@ static void choices(struct moodle *m, const struct ast_question *q, bool shuffle
 
 static void numerical(struct moodle *m, const struct ast_question *q)
 {
-    const struct ast_numeric *n = &q->numeric;
+    const struct ast_numeric *n = q->numeric;
     double key, tol;
     if (n->kind == NUM_RANGE) {     /* Moodle's answers are a value and a tolerance: the middle and half the width */
         key = render_round((n->lo.num + n->hi.num) / 2);

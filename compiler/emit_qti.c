@@ -163,7 +163,7 @@ static void declarations(struct item *it, const struct ast_question *q)
         break;
     case Q_NUMERIC: {
         double lo, hi, key;
-        bounds(&q->numeric, &lo, &hi, &key);
+        bounds(q->numeric, &lo, &hi, &key);
         value(it, render_number(buf, key));
         break;
     }
@@ -292,7 +292,7 @@ static void processing(struct item *it, const struct ast_question *q)
     start(it, "responseIf");
     if (q->kind == Q_NUMERIC) {
         double lo, hi, key;
-        bounds(&q->numeric, &lo, &hi, &key);
+        bounds(q->numeric, &lo, &hi, &key);
         start(it, "and");
         start(it, "gte");
         variable(it, "RESPONSE");

@@ -462,7 +462,7 @@ static void write_question(struct emitter *e, const struct ast_question *q)
         end(e);
         break;
     case Q_NUMERIC: {
-        const struct ast_numeric *a = &q->numeric;
+        const struct ast_numeric *a = q->numeric;
         start(e, "answer");
         if (a->kind == NUM_RANGE) {
             attr(e, "kind", "range");

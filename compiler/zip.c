@@ -120,7 +120,7 @@ int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d)
             goto free_dst;
         }
         if (zip_file_set_mtime(za, (zip_uint64_t)idx, mtime, 0) < 0 ||
-            zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 9) < 0 ||
+            zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 6) < 0 ||
             zip_file_set_external_attributes(za, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX,
                                              (zip_uint32_t)(0100644) << 16) < 0) {
             zip_fail(d, f->name, zip_get_error(za));

@@ -1,7 +1,7 @@
 /*
  * ast.c — constructors, destructors and names for the syntax tree.
- * Each *_free releases everything its node owns, so a tree goes with one
- * ast_file_free.
+ * A tree's nodes are its arena's, so a tree goes with one ast_file_free;
+ * a lab manifest is a heap copy with a destructor of its own.
  */
 #include "ast.h"
 
@@ -21,110 +21,60 @@ void md_doc_clear(struct md_doc *d)
     VEC_FREE(d->blocks);
 }
 
-void ast_tr_clear(struct ast_tr *tr)
+struct ast_text *ast_text_new(struct arena *a)
 {
-    if (!tr) return;
-    free(tr->lang);
-    free(tr->raw);
-    tr->lang = tr->raw = NULL;
+    return arena_alloc(a, sizeof(struct ast_text));
 }
 
-struct ast_text *ast_text_new(void)
-{
-    return xcalloc(1, sizeof(struct ast_text));
-}
+const struct ast_numeric ast_no_numeric;
 
-void ast_text_free(struct ast_text *t)
+struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind)
 {
-    if (!t) return;
-    for (size_t i = 0; i < t->trs.n; i++) ast_tr_clear(&t->trs.items[i]);
-    VEC_FREE(t->trs);
-    free(t);
-}
-
-void ast_value_clear(struct ast_value *v)
-{
-    if (!v) return;
-    free(v->str);
-    v->str = NULL;
-}
-
-void ast_labref_clear(struct ast_labref *r)
-{
-    if (!r) return;
-    free(r->name);
-    for (size_t i = 0; i < r->args.n; i++) {
-        free(r->args.items[i].name);
-        ast_value_clear(&r->args.items[i].value);
-    }
-    VEC_FREE(r->args);
-    for (size_t i = 0; i < r->expects.n; i++) {
-        struct ast_expect *e = &r->expects.items[i];
-        free(e->metric);
-        ast_value_clear(&e->value);
-        ast_value_clear(&e->tolerance);
-    }
-    VEC_FREE(r->expects);
-    r->name = NULL;
-}
-
-struct ast_question *ast_question_new(enum ast_qkind kind)
-{
-    struct ast_question *q = xcalloc(1, sizeof *q);
+    struct ast_question *q = arena_alloc(a, sizeof *q);
     q->kind = kind;
     q->points = 1;
+    q->numeric = kind == Q_NUMERIC ? arena_alloc(a, sizeof *q->numeric) : &ast_no_numeric;
     return q;
 }
 
-void ast_question_free(struct ast_question *q)
+struct ast_quiz *ast_quiz_new(struct arena *a)
 {
-    if (!q) return;
-    free(q->id);
-    ast_text_free(q->prompt);
-    ast_text_free(q->explain);
-    for (size_t i = 0; i < q->choices.n; i++) {
-        ast_text_free(q->choices.items[i].text);
-        ast_text_free(q->choices.items[i].because);
-    }
-    VEC_FREE(q->choices);
-    ast_value_clear(&q->numeric.value);
-    ast_value_clear(&q->numeric.tolerance);
-    ast_value_clear(&q->numeric.lo);
-    ast_value_clear(&q->numeric.hi);
-    ast_text_free(q->unit);
-    for (size_t i = 0; i < q->accept.n; i++) ast_tr_clear(&q->accept.items[i]);
-    VEC_FREE(q->accept);
-    for (size_t i = 0; i < q->labs.n; i++) ast_labref_clear(&q->labs.items[i]);
-    VEC_FREE(q->labs);
-    for (size_t i = 0; i < q->snippets.n; i++) {
-        struct ast_snippet *s = &q->snippets.items[i];
-        free(s->lab);
-        free(s->region);
-        free(s->code);
-        free(s->file);
-    }
-    VEC_FREE(q->snippets);
-    free(q);
-}
-
-struct ast_quiz *ast_quiz_new(void)
-{
-    struct ast_quiz *q = xcalloc(1, sizeof *q);
+    struct ast_quiz *q = arena_alloc(a, sizeof *q);
     q->feedback = FEEDBACK_IMMEDIATE;
     q->shuffle = SHUFFLE_NONE;
     q->passing = 80;
     return q;
 }
 
-void ast_quiz_free(struct ast_quiz *q)
+static char *heap_str(const char *s)
 {
-    if (!q) return;
-    free(q->id);
-    ast_text_free(q->title);
-    ast_text_free(q->intro);
-    for (size_t i = 0; i < q->langs.n; i++) free(q->langs.items[i].tag);
-    VEC_FREE(q->langs);
-    free(q);
+    return s ? xstrdup(s) : NULL;
+}
+
+struct ast_text *ast_text_heap_copy(const struct ast_text *t)
+{
+    if (!t) return NULL;
+    struct ast_text *c = xcalloc(1, sizeof *c);
+    *c = *t;
+    c->trs.items = xcalloc(t->trs.n ? t->trs.n : 1, sizeof *c->trs.items);
+    c->trs.cap = t->trs.n;
+    for (size_t i = 0; i < t->trs.n; i++) {
+        c->trs.items[i] = t->trs.items[i];
+        c->trs.items[i].lang = heap_str(t->trs.items[i].lang);
+        c->trs.items[i].raw = heap_str(t->trs.items[i].raw);
+    }
+    return c;
+}
+
+static void text_heap_free(struct ast_text *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->trs.n; i++) {
+        free(t->trs.items[i].lang);
+        free(t->trs.items[i].raw);
+    }
+    VEC_FREE(t->trs);
+    free(t);
 }
 
 struct ast_labdef *ast_labdef_new(void)
@@ -136,21 +86,21 @@ void ast_labdef_free(struct ast_labdef *l)
 {
     if (!l) return;
     free(l->name);
-    ast_text_free(l->title);
-    ast_text_free(l->summary);
+    text_heap_free(l->title);
+    text_heap_free(l->summary);
     for (size_t i = 0; i < l->params.n; i++) {
         struct ast_param *p = &l->params.items[i];
         free(p->name);
-        ast_value_clear(&p->def);
+        free(p->def.str);
         for (size_t k = 0; k < p->choices.n; k++) free(p->choices.items[k]);
         VEC_FREE(p->choices);
-        ast_text_free(p->help);
+        text_heap_free(p->help);
         free(p->alias);
     }
     VEC_FREE(l->params);
     for (size_t i = 0; i < l->metrics.n; i++) {
         free(l->metrics.items[i].name);
-        ast_text_free(l->metrics.items[i].help);
+        text_heap_free(l->metrics.items[i].help);
         free(l->metrics.items[i].unit);
     }
     VEC_FREE(l->metrics);
@@ -161,25 +111,27 @@ void ast_labdef_free(struct ast_labdef *l)
 struct ast_file *ast_file_new(const struct source *src)
 {
     struct ast_file *f = xcalloc(1, sizeof *f);
+    f->arena = arena_new();
     f->src = src;
     return f;
 }
 
+/* What later passes attached to the tree: snippets' code and files, included trees. */
 void ast_file_free(struct ast_file *f)
 {
     if (!f) return;
-    ast_quiz_free(f->quiz);
     ast_labdef_free(f->lab);
     for (size_t i = 0; i < f->items.n; i++) {
         struct ast_item *it = &f->items.items[i];
-        ast_question_free(it->question);
-        if (it->include) {
-            free(it->include->path);
-            ast_file_free(it->include->file);
-            free(it->include);
-        }
+        if (it->question)
+            for (size_t k = 0; k < it->question->snippets.n; k++) {
+                free(it->question->snippets.items[k].code);
+                free(it->question->snippets.items[k].file);
+            }
+        if (it->include) ast_file_free(it->include->file);
     }
     VEC_FREE(f->items);
+    arena_free(f->arena);
     free(f);
 }
 

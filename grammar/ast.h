@@ -3,9 +3,17 @@
  * lab manifests).  Shared by quizc and labrun through libqz.
  *
  * Ownership: every tree is owned by its root (struct ast_file); free it with
- * ast_file_free().  Strings in the tree are heap copies owned by the node that
- * holds them.  Locations point into a struct source owned by the struct diag
- * that read it, so a tree must not outlive its diag.
+ * ast_file_free().  Its nodes, vectors and strings live in the file's arena
+ * (arena.h) and go with it in one call; names are interned there, and a
+ * string literal that needed no unescaping points into the source itself
+ * (loc.h).  Only what later passes attach is on the heap (a snippet's code
+ * and file, an include's tree), freed by ast_file_free too.  Locations and
+ * those strings point into a struct source owned by the struct diag that read
+ * it, so a tree must not outlive its diag.
+ *
+ * A lab manifest (struct ast_labdef) is the exception: it outlives the tree
+ * and the diag it was read with (labrun keeps it), so it is a heap copy,
+ * strings and texts included, freed with ast_labdef_free.
  */
 #ifndef QZ_AST_H
 #define QZ_AST_H
@@ -13,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
 #include "loc.h"
 
 /* A growable array of T: items, count, capacity.  Push with VEC_PUSH. */
@@ -82,11 +91,11 @@ enum ast_value_kind {
 
 struct ast_value {
     enum ast_value_kind kind;
-    double num;             /* VAL_NUMBER: the value (75% is stored as 75) */
     bool percent;           /* VAL_NUMBER written with % */
     bool integral;          /* VAL_NUMBER written without '.', exponent or % */
-    char *str;              /* VAL_IDENT, VAL_STRING: the text; VAL_NUMBER: the lexeme */
     bool boolean;           /* VAL_BOOL */
+    double num;             /* VAL_NUMBER: the value (75% is stored as 75) */
+    char *str;              /* VAL_IDENT, VAL_STRING: the text; VAL_NUMBER: the lexeme */
     struct src_loc loc;
 };
 
@@ -160,6 +169,8 @@ struct ast_numeric {
 
 struct ast_question {
     enum ast_qkind kind;
+    bool tf_answer;             /* Q_TRUEFALSE */
+    bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
     char *id;
     struct src_loc loc;         /* the kind keyword */
     struct src_loc id_loc;
@@ -170,11 +181,14 @@ struct ast_question {
 
     VEC(struct ast_choice) choices; /* Q_SINGLE, Q_MULTIPLE */
 
-    bool tf_answer;             /* Q_TRUEFALSE */
-    bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
     struct src_loc answer_loc;
 
-    struct ast_numeric numeric; /* Q_NUMERIC */
+    /*
+     * Q_NUMERIC: its answer key (the arena's).  Any other kind: &ast_no_numeric,
+     * all zero and never written; a bank is mostly other kinds, and the key
+     * is larger than the rest of a question.
+     */
+    const struct ast_numeric *numeric;
     struct ast_text *unit;      /* Q_NUMERIC, or NULL */
 
     VEC(struct ast_tr) accept;  /* Q_TEXT: accepted answers (lang NULL) */
@@ -182,6 +196,8 @@ struct ast_question {
     VEC(struct ast_labref) labs;
     VEC(struct ast_snippet) snippets;
 };
+
+extern const struct ast_numeric ast_no_numeric;
 
 /* ---- Quiz --------------------------------------------------------------- */
 
@@ -263,26 +279,27 @@ struct ast_labdef {
 /* ---- A parsed file ------------------------------------------------------ */
 
 struct ast_file {
+    struct arena *arena;            /* owns the tree's nodes, vectors and strings */
     const struct source *src;
     struct ast_quiz *quiz;          /* a quiz file, or NULL */
     struct ast_labdef *lab;         /* a lab manifest, or NULL */
     VEC(struct ast_item) items;     /* the quiz's (or an included file's) questions and includes */
 };
 
-/* Constructors and destructors.  *_free(NULL) is a no-op. */
+/*
+ * Constructors (nodes of the arena a, zeroed but for their defaults) and
+ * destructors.  *_free(NULL) is a no-op.
+ */
 struct ast_file *ast_file_new(const struct source *src);
 void ast_file_free(struct ast_file *f);
-struct ast_text *ast_text_new(void);
-void ast_text_free(struct ast_text *t);
-struct ast_question *ast_question_new(enum ast_qkind kind);
-void ast_question_free(struct ast_question *q);
-struct ast_quiz *ast_quiz_new(void);
-void ast_quiz_free(struct ast_quiz *q);
+struct ast_text *ast_text_new(struct arena *a);
+struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind);
+struct ast_quiz *ast_quiz_new(struct arena *a);
+/* A lab manifest and its texts: heap copies (see above). */
 struct ast_labdef *ast_labdef_new(void);
 void ast_labdef_free(struct ast_labdef *l);
-void ast_value_clear(struct ast_value *v);
-void ast_tr_clear(struct ast_tr *tr);
-void ast_labref_clear(struct ast_labref *r);
+/* A heap copy of t (its strings too), for a manifest; NULL for NULL.  Freed with ast_labdef_free. */
+struct ast_text *ast_text_heap_copy(const struct ast_text *t);
 void md_doc_clear(struct md_doc *d);
 
 /* Names used in messages and output: "single", "numeric", "gpipe", "<=", ... */

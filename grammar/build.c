@@ -4,8 +4,9 @@
  * statement the question's kind has no use for, a header value that is not
  * one of its words, a lab parameter whose default is outside its range).
  *
- * Every builder takes ownership of the strings, values and texts passed in.
- * Semantic checks that need the whole course (one correct choice, declared
+ * The strings, values and texts passed in are the tree's arena's (or the
+ * source's: lex.h), so a builder keeps or drops them without freeing; only a
+ * lab manifest copies what it keeps (build_lab.c).  Semantic checks that need the whole course (one correct choice, declared
  * languages, duplicate ids) belong to the compiler's checks, not here.
  */
 #include <math.h>
@@ -20,13 +21,22 @@ void b_init(struct build_state *b, struct diag *d, const struct source *src)
     *b = (struct build_state){ .d = d, .src = src, .file = ast_file_new(src) };
 }
 
+/* The question's choices, gathered on the heap, go to the arena at their final size. */
+static void q_flush(struct build_state *b)
+{
+    if (!b->q || !b->choices.n) return;
+    size_t bytes = b->choices.n * sizeof *b->choices.items;
+    b->q->choices.items = memcpy(arena_alloc(b->file->arena, bytes), b->choices.items, bytes);
+    b->q->choices.n = b->q->choices.cap = b->choices.n;
+    b->choices.n = 0;
+}
+
 struct ast_file *b_finish(struct build_state *b)
 {
+    q_flush(b);
+    VEC_FREE(b->choices);
     /* Blocks left open by an abandoned parse. */
-    if (b->quiz && b->quiz != b->file->quiz) ast_quiz_free(b->quiz);
     if (b->lab && b->lab != b->file->lab) ast_labdef_free(b->lab);
-    b_value_free(b->range_lo);
-    b_value_free(b->range_hi);
     b->quiz = NULL;
     b->lab = NULL;
     b->range_lo = b->range_hi = NULL;
@@ -36,7 +46,7 @@ struct ast_file *b_finish(struct build_state *b)
 char *b_loc_text(struct build_state *b, const struct src_loc *loc)
 {
     /* Keywords are ASCII on one line: their length is their width. */
-    return xstrndup(b->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1));
+    return (char *)intern_name(b->names, b->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1));
 }
 
 /* Is s keyword tok's spelling (a keyword that came as a name: `answer true`, `of answer`)? */
@@ -126,7 +136,7 @@ void b_top_item(struct build_state *b, const char *what, const struct src_loc *a
 void b_top_quiz_open(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
     b_top_item(b, "quiz", kw);
-    struct ast_quiz *q = ast_quiz_new();
+    struct ast_quiz *q = ast_quiz_new(b->file->arena);
     q->id = name;
     q->loc = *kw;
     q->id_loc = *name_loc;
@@ -140,7 +150,6 @@ void b_top_quiz_open(struct build_state *b, const struct src_loc *kw, char *name
 void b_top_quiz_close(struct build_state *b, const struct src_loc *end)
 {
     if (b->quiz == b->file->quiz) b->quiz_end = *end;
-    if (b->quiz && b->quiz != b->file->quiz) ast_quiz_free(b->quiz);  /* a second quiz, already reported */
     b->quiz = NULL;
 }
 
@@ -149,7 +158,8 @@ void b_question_open(struct build_state *b, int kind, const struct src_loc *kw, 
                      const struct src_loc *name_loc)
 {
     if (!b->quiz) b_top_item(b, "question", kw);
-    struct ast_question *q = ast_question_new((enum ast_qkind)kind);
+    q_flush(b);
+    struct ast_question *q = ast_question_new(b->file->arena, (enum ast_qkind)kind);
     q->id = name;
     q->loc = *kw;
     q->id_loc = *name_loc;
@@ -162,6 +172,7 @@ void b_question_open(struct build_state *b, int kind, const struct src_loc *kw, 
 /* question: qhead qstmts '}' */
 void b_question_close(struct build_state *b)
 {
+    q_flush(b);
     b->q = NULL;
 }
 
@@ -169,7 +180,7 @@ void b_question_close(struct build_state *b)
 void b_include(struct build_state *b, const struct src_loc *kw, char *path, const struct src_loc *loc)
 {
     if (!b->quiz) b_top_item(b, "include", kw);
-    struct ast_include *inc = xcalloc(1, sizeof *inc);
+    struct ast_include *inc = arena_alloc(b->file->arena, sizeof *inc);
     inc->path = path;
     inc->loc = loc_span(kw, loc);
     struct ast_item it = { .include = inc };
@@ -181,7 +192,7 @@ void b_include(struct build_state *b, const struct src_loc *kw, char *path, cons
 /* header: TITLE text | INTRO text */
 void b_hdr_text(struct build_state *b, int tok, const struct src_loc *kw, struct ast_text *t)
 {
-    if (!b_once(b, KWB_QUIZ, tok, kw)) { ast_text_free(t); return; }
+    if (!b_once(b, KWB_QUIZ, tok, kw)) return;
     if (tok == T_TITLE) b->quiz->title = t;
     else b->quiz->intro = t;
 }
@@ -196,9 +207,9 @@ void b_hdr_languages(struct build_state *b, const struct src_loc *kw)
 /* langs: name | langs ',' name */
 void b_hdr_lang(struct build_state *b, char *tag, const struct src_loc *loc)
 {
-    if (b->skip_langs) { free(tag); return; }
+    if (b->skip_langs) return;
     struct ast_lang l = { .tag = tag, .loc = *loc };
-    VEC_PUSH(b->quiz->langs, l);
+    AVEC_PUSH(b->file->arena, b->quiz->langs, l);
 }
 
 /* The index of word in words (NULL-terminated), or -1 after reporting it with a suggestion. */
@@ -226,7 +237,6 @@ void b_hdr_feedback(struct build_state *b, const struct src_loc *kw, char *word,
         int i = header_word(b, "feedback", word, loc, ast_feedback_words);
         if (i >= 0) b->quiz->feedback = (enum ast_feedback)i;
     }
-    free(word);
 }
 
 /* header: SHUFFLE name */
@@ -236,7 +246,6 @@ void b_hdr_shuffle(struct build_state *b, const struct src_loc *kw, char *word, 
         int i = header_word(b, "shuffle", word, loc, ast_shuffle_words);
         if (i >= 0) b->quiz->shuffle = (enum ast_shuffle)i;
     }
-    free(word);
 }
 
 /* header: PASSING NUMBER — a percentage, written with or without '%'. */
@@ -247,7 +256,6 @@ void b_hdr_passing(struct build_state *b, const struct src_loc *kw, struct ast_v
         b->quiz->passing_loc = v->loc;
         b->quiz->has_passing = true;
     }
-    b_value_free(v);
 }
 
 /* ---- Text ---------------------------------------------------------------- */
@@ -260,11 +268,10 @@ static struct ast_tr make_tr(char *lang, char *raw, const struct src_loc *loc)
 /* text: STRING */
 struct ast_text *b_text_string(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    (void)b;
-    struct ast_text *t = ast_text_new();
+    struct ast_text *t = ast_text_new(b->file->arena);
     t->neutral = true;
     t->loc = *loc;
-    VEC_PUSH(t->trs, make_tr(NULL, s, loc));
+    AVEC_PUSH(b->file->arena, t->trs, make_tr(NULL, s, loc));
     return t;
 }
 
@@ -272,9 +279,8 @@ struct ast_text *b_text_string(struct build_state *b, char *s, const struct src_
 struct ast_text *b_text_block_add(struct build_state *b, struct ast_text *t, char *tag,
                                   const struct src_loc *tag_loc, char *s, const struct src_loc *loc)
 {
-    (void)b;
     struct src_loc span = loc_span(tag_loc, loc);
-    VEC_PUSH(t->trs, make_tr(tag, s, &span));
+    AVEC_PUSH(b->file->arena, t->trs, make_tr(tag, s, &span));
     return t;
 }
 
@@ -311,34 +317,27 @@ static bool q_takes(struct build_state *b, int tok, const struct src_loc *kw)
 void b_q_prompt(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
     if (q_once(b, T_PROMPT, kw)) b->q->prompt = t;
-    else ast_text_free(t);
 }
 
 /* qstmt: EXPLAIN text */
 void b_q_explain(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
     if (q_once(b, T_EXPLAIN, kw)) b->q->explain = t;
-    else ast_text_free(t);
 }
 
 /* qstmt: UNIT text */
 void b_q_unit(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
     if (q_takes(b, T_UNIT, kw) && q_once(b, T_UNIT, kw)) b->q->unit = t;
-    else ast_text_free(t);
 }
 
 /* qstmt: WRONG text [BECAUSE text] | CORRECT text [BECAUSE text] */
 void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, struct ast_text *t,
                 struct ast_text *because)
 {
-    if (!q_takes(b, correct ? T_CORRECT : T_WRONG, kw)) {
-        ast_text_free(t);
-        ast_text_free(because);
-        return;
-    }
+    if (!q_takes(b, correct ? T_CORRECT : T_WRONG, kw)) return;
     struct ast_choice c = { .correct = correct, .text = t, .because = because, .loc = *kw };
-    VEC_PUSH(b->q->choices, c);
+    VEC_PUSH(b->choices, c);
 }
 
 /* qstmt: POINTS NUMBER */
@@ -348,7 +347,6 @@ void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_valu
         b->q->points = v->num;
         b->q->points_loc = v->loc;
     }
-    b_value_free(v);
 }
 
 /* qstmt: ANSWER name — true or false */
@@ -366,7 +364,6 @@ void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word
             b->q->answer_loc = *kw;
         }
     }
-    free(word);
 }
 
 static bool numeric_answer(struct build_state *b, const struct src_loc *kw, const struct src_loc *at)
@@ -385,31 +382,22 @@ static bool numeric_answer(struct build_state *b, const struct src_loc *kw, cons
 void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_value *v, struct ast_value *tol)
 {
     if (numeric_answer(b, kw, &v->loc)) {
-        struct ast_numeric *n = &b->q->numeric;
+        struct ast_numeric *n = (struct ast_numeric *)b->q->numeric;    /* Q_NUMERIC: the arena's, writable */
         n->kind = tol ? NUM_TOLERANCE : NUM_EXACT;
         n->value = *v;
         if (tol) n->tolerance = *tol;
-        free(v);
-        free(tol);
-        return;
     }
-    b_value_free(v);
-    b_value_free(tol);
 }
 
 /* qstmt: ANSWER NUMBER DOTDOT NUMBER */
 void b_q_answer_range(struct build_state *b, const struct src_loc *kw, struct ast_value *lo, struct ast_value *hi)
 {
     if (numeric_answer(b, kw, &lo->loc)) {
-        b->q->numeric.kind = NUM_RANGE;
-        b->q->numeric.lo = *lo;
-        b->q->numeric.hi = *hi;
-        free(lo);
-        free(hi);
-        return;
+        struct ast_numeric *n = (struct ast_numeric *)b->q->numeric;    /* Q_NUMERIC: the arena's, writable */
+        n->kind = NUM_RANGE;
+        n->lo = *lo;
+        n->hi = *hi;
     }
-    b_value_free(lo);
-    b_value_free(hi);
 }
 
 /* accepthead: ACCEPT */
@@ -421,15 +409,15 @@ void b_q_accept_start(struct build_state *b, const struct src_loc *kw)
 /* accepts: STRING | accepts ',' STRING */
 void b_q_accept(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    if (!b->accept_ok) { free(s); return; }
-    VEC_PUSH(b->q->accept, make_tr(NULL, s, loc));
+    if (!b->accept_ok) return;
+    AVEC_PUSH(b->file->arena, b->q->accept, make_tr(NULL, s, loc));
 }
 
 /* labhead: LAB name */
 void b_q_lab(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
     struct ast_labref r = { .name = name, .name_loc = *name_loc, .loc = *kw };
-    VEC_PUSH(b->q->labs, r);
+    AVEC_PUSH(b->file->arena, b->q->labs, r);
 }
 
 /* qstmt: labhead labargs */
@@ -446,13 +434,10 @@ void b_q_lab_arg(struct build_state *b, char *name, const struct src_loc *loc, s
         if (!strcmp(r->args.items[i].name, name)) {
             diag_error(b->d, loc, "parameter '%s' is given twice to lab '%s'", name, r->name);
             diag_note(b->d, &r->args.items[i].loc, "the first '%s' is here", name);
-            free(name);
-            b_value_free(v);
             return;
         }
     struct ast_arg a = { .name = name, .value = *v, .loc = *loc };
-    free(v);
-    VEC_PUSH(r->args, a);
+    AVEC_PUSH(b->file->arena, r->args, a);
 }
 
 /* The lab an expect belongs to: the question's latest. */
@@ -468,11 +453,10 @@ void b_q_expect(struct build_state *b, const struct src_loc *stmt, char *metric,
                 int op, struct ast_value *v)
 {
     struct ast_labref *r = expect_lab(b, stmt);
-    if (!r) { free(metric); b_value_free(v); return; }
+    if (!r) return;
     struct ast_expect e = { .metric = metric, .metric_loc = *mloc, .op = (enum ast_cmp)op,
                             .value = *v, .loc = *stmt };
-    free(v);
-    VEC_PUSH(r->expects, e);
+    AVEC_PUSH(b->file->arena, r->expects, e);
 }
 
 /* qstmt: EXPECT name WITHIN value OF value — `of answer` compares with the question's answer key. */
@@ -480,26 +464,23 @@ void b_q_expect_within(struct build_state *b, const struct src_loc *stmt, char *
                        const struct src_loc *mloc, struct ast_value *tol, struct ast_value *v)
 {
     struct ast_labref *r = expect_lab(b, stmt);
-    if (!r) { free(metric); b_value_free(tol); b_value_free(v); return; }
+    if (!r) return;
     struct ast_expect e = { .metric = metric, .metric_loc = *mloc, .op = CMP_WITHIN,
                             .tolerance = *tol, .loc = *stmt };
     if (v->kind == VAL_IDENT && is_word(v->str, T_ANSWER)) {
         e.of_answer = true;
         e.value.loc = v->loc;
-        b_value_free(v);
     } else {
         e.value = *v;
-        free(v);
     }
-    free(tol);
-    VEC_PUSH(r->expects, e);
+    AVEC_PUSH(b->file->arena, r->expects, e);
 }
 
 /* qstmt: SNIPPET name ':' name */
 void b_q_snippet(struct build_state *b, const struct src_loc *stmt, char *lab, char *region)
 {
     struct ast_snippet s = { .lab = lab, .region = region, .loc = *stmt };
-    VEC_PUSH(b->q->snippets, s);
+    AVEC_PUSH(b->file->arena, b->q->snippets, s);
 }
 
 /* ---- Values -------------------------------------------------------------- */
@@ -507,8 +488,7 @@ void b_q_snippet(struct build_state *b, const struct src_loc *stmt, char *lab, c
 /* value: name — true and false are booleans, any other word an identifier. */
 struct ast_value *b_value_name(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    (void)b;
-    struct ast_value *v = xcalloc(1, sizeof *v);
+    struct ast_value *v = arena_alloc(b->file->arena, sizeof *v);
     v->str = s;
     v->loc = *loc;
     if (is_word(s, T_TRUE) || is_word(s, T_FALSE)) {
@@ -523,17 +503,9 @@ struct ast_value *b_value_name(struct build_state *b, char *s, const struct src_
 /* value: STRING */
 struct ast_value *b_value_string(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    (void)b;
-    struct ast_value *v = xcalloc(1, sizeof *v);
+    struct ast_value *v = arena_alloc(b->file->arena, sizeof *v);
     v->kind = VAL_STRING;
     v->str = s;
     v->loc = *loc;
     return v;
-}
-
-void b_value_free(struct ast_value *v)
-{
-    if (!v) return;
-    ast_value_clear(v);
-    free(v);
 }

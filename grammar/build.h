@@ -3,7 +3,8 @@
  * build_lab.c for lab manifests), and what they keep while one source is
  * parsed.  Private to libqz.
  *
- * Every builder takes ownership of the strings, values and texts passed in.
+ * The strings, values and texts passed in belong to the tree's arena (or its
+ * source), never to a builder; a lab manifest copies what it keeps.
  * The grammar rule a builder builds sits in a comment above it.
  */
 #ifndef QZ_BUILD_H
@@ -25,16 +26,18 @@ struct build_state {
     struct diag *d;                 /* where errors go (borrowed) */
     const struct source *src;       /* the source being parsed (borrowed) */
     struct ast_file *file;          /* the tree being built; owned until the parse returns it */
+    struct intern *names;           /* the scanner's interned names, in file's arena (borrowed) */
 
     struct ast_quiz *quiz;          /* the quiz block being built (a second one is not kept), or NULL */
     struct kw_seen quiz_seen;       /* its header statements */
     bool skip_langs;                /* a repeated `languages`: its tags are dropped */
     struct ast_question *q;         /* the question being built, or NULL */
     struct kw_seen q_seen;          /* its statements */
+    VEC(struct ast_choice) choices; /* its choices so far (heap; q_flush moves them to the arena) */
     bool accept_ok;                 /* the current `accept` is valid for the question's kind */
     struct ast_labdef *lab;         /* the manifest being built, or NULL */
     struct kw_seen lab_seen;        /* its statements */
-    struct ast_value *range_lo, *range_hi;  /* the current parameter's `in LO..HI`; owned */
+    struct ast_value *range_lo, *range_hi;  /* the current parameter's `in LO..HI` (arena's) */
 
     /* What the file holds so far, to report what does not fit: a quiz, a manifest, questions. */
     struct src_loc first_quiz, first_lab, first_question;
@@ -97,7 +100,6 @@ void b_q_snippet(struct build_state *b, const struct src_loc *stmt, char *lab, c
 /* Values. */
 struct ast_value *b_value_name(struct build_state *b, char *s, const struct src_loc *loc);
 struct ast_value *b_value_string(struct build_state *b, char *s, const struct src_loc *loc);
-void b_value_free(struct ast_value *v);
 
 /* Lab manifests (build_lab.c); tok is the statement's keyword token (T_TITLE, T_SUMMARY). */
 void b_lab_open(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc);

@@ -9,11 +9,17 @@
 #include "build.h"
 #include "quiz.tab.h"
 
+/* A manifest outlives the tree it is read into (ast.h): what it keeps is copied to the heap. */
+static char *keep(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
 /* labdefhead: LAB name '{' */
 void b_lab_open(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
     struct ast_labdef *l = ast_labdef_new();
-    l->name = name;
+    l->name = keep(name);
     l->loc = *kw;
     l->name_loc = *name_loc;
     b_top_item(b, "lab", kw);
@@ -35,12 +41,9 @@ void b_lab_close(struct build_state *b)
 /* lstmt: TITLE text | SUMMARY text */
 void b_lab_text(struct build_state *b, int tok, const struct src_loc *kw, struct ast_text *t)
 {
-    if (!b_once(b, KWB_LAB, tok, kw)) {
-        ast_text_free(t);
-        return;
-    }
-    if (tok == T_TITLE) b->lab->title = t;
-    else b->lab->summary = t;
+    if (!b_once(b, KWB_LAB, tok, kw)) return;
+    if (tok == T_TITLE) b->lab->title = ast_text_heap_copy(t);
+    else b->lab->summary = ast_text_heap_copy(t);
 }
 
 /* paramhead: PARAM name '=' value */
@@ -55,11 +58,9 @@ void b_lab_param(struct build_state *b, const struct src_loc *kw, char *name, co
             diag_note(b->d, &l->params.items[i].loc, "the first '%s' is here", name);
             break;      /* kept, so that its range and help parse into something; reported */
         }
-    struct ast_param prm = { .name = name, .def = *def, .loc = *name_loc, .lo = -INFINITY, .hi = INFINITY };
-    free(def);
+    struct ast_param prm = { .name = keep(name), .def = *def, .loc = *name_loc, .lo = -INFINITY, .hi = INFINITY };
+    prm.def.str = keep(def->str);
     VEC_PUSH(l->params, prm);
-    b_value_free(b->range_lo);
-    b_value_free(b->range_hi);
     b->range_lo = b->range_hi = NULL;
 }
 
@@ -77,10 +78,9 @@ void b_lab_param_choice(struct build_state *b, char *word, const struct src_loc 
     for (size_t i = 0; i < prm->choices.n; i++)
         if (!strcmp(prm->choices.items[i], word)) {
             diag_error(b->d, loc, "choice '%s' is listed twice for parameter '%s'", word, prm->name);
-            free(word);
             return;
         }
-    VEC_PUSH(prm->choices, word);
+    VEC_PUSH(prm->choices, keep(word));
 }
 
 static char *choice_list(const struct ast_param *prm)
@@ -134,11 +134,11 @@ static void number_param(struct build_state *b, struct ast_param *prm)
                    lo->str, hi->str);
 }
 
-/* phelp: ltext — the parameter's type follows from what was written.  Takes ownership of help. */
+/* phelp: ltext — the parameter's type follows from what was written.  help (the arena's) is copied. */
 void b_lab_param_end(struct build_state *b, struct ast_text *help)
 {
     struct ast_param *prm = &b->lab->params.items[b->lab->params.n - 1];
-    prm->help = help;
+    prm->help = ast_text_heap_copy(help);
     const struct ast_value *d = &prm->def;
     if (prm->choices.n) {
         enum_param(b, prm);
@@ -153,15 +153,12 @@ void b_lab_param_end(struct build_state *b, struct ast_text *help)
         diag_error(b->d, &d->loc, "parameter '%s' has the word '%s' as default but no choices (add `in %s|...`)",
                    prm->name, d->str, d->str);
     }
-    b_value_free(b->range_lo);
-    b_value_free(b->range_hi);
     b->range_lo = b->range_hi = NULL;
 }
 
 /*
  * palias: ALIAS name — a short option for the parameter (`alias b`: labrun's
- * -b), unique among the lab's parameters' names and aliases.  Takes ownership
- * of alias.
+ * -b), unique among the lab's parameters' names and aliases; alias is copied.
  */
 void b_lab_param_alias(struct build_state *b, char *alias, const struct src_loc *loc)
 {
@@ -173,14 +170,13 @@ void b_lab_param_alias(struct build_state *b, char *alias, const struct src_loc 
             diag_error(b->d, loc, "alias '%s' of parameter '%s' is already %s", alias, prm->name,
                        strcmp(o->name, alias) == 0 ? "a parameter's name" : "an alias");
             diag_note(b->d, &o->loc, "parameter '%s' is declared here", o->name);
-            free(alias);
             return;
         }
     }
-    prm->alias = alias;
+    prm->alias = keep(alias);
 }
 
-/* lstmt: METRIC name ltext munit — takes ownership of name, help and unit. */
+/* lstmt: METRIC name ltext munit — name, help and unit (the arena's) are copied. */
 void b_lab_metric(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc,
                   struct ast_text *help, char *unit)
 {
@@ -190,11 +186,8 @@ void b_lab_metric(struct build_state *b, const struct src_loc *kw, char *name, c
         if (!strcmp(l->metrics.items[i].name, name)) {
             diag_error(b->d, name_loc, "metric '%s' is declared twice in lab '%s'", name, l->name);
             diag_note(b->d, &l->metrics.items[i].loc, "the first '%s' is here", name);
-            free(name);
-            ast_text_free(help);
-            free(unit);
             return;
         }
-    struct ast_metric m = { .name = name, .help = help, .unit = unit, .loc = *name_loc };
+    struct ast_metric m = { .name = keep(name), .help = ast_text_heap_copy(help), .unit = keep(unit), .loc = *name_loc };
     VEC_PUSH(l->metrics, m);
 }

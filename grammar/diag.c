@@ -46,6 +46,7 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->path = xstrdup(path);
     s->text = text;
     s->len = len;
+    s->nul_free = 0;
     d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
     d->sources[d->nsources++] = s;
     return s;
@@ -89,12 +90,13 @@ static void line_bounds(const struct source *s, size_t off, size_t *start, size_
 
 /*
  * Print the source line (tabs expanded, bytes that are not valid UTF-8 or are
- * control characters shown as '?') and return, through *caret_at and
+ * control characters shown as '?', a NUL in its first quotes_below bytes as
+ * the closing quote it stands for) and return, through *caret_at and
  * *caret_len, the display columns of characters col..end_col.  Of a very long
  * line (a pasted blob) only SHOW_MAX characters around col are printed, with
  * "..." where it was cut.
  */
-static void show_line(FILE *out, const char *p, size_t n, int col, int end_col,
+static void show_line(FILE *out, const char *p, size_t n, int col, int end_col, size_t quotes_below,
                       int *caret_at, int *caret_len)
 {
     int ch = 1, disp = 0, first = -1, last = -1;
@@ -120,6 +122,9 @@ static void show_line(FILE *out, const char *p, size_t n, int col, int end_col,
             if (ch == col) first = disp;
             if (bad == 0) {
                 fputc('?', out);
+                disp++;
+            } else if (c == '\0' && i < quotes_below) {
+                fputc('"', out);    /* a string's closing quote, ended in place (loc.h) */
                 disp++;
             } else if (c == '\t') {
                 int to = (disp / 8 + 1) * 8;
@@ -184,7 +189,8 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
             line_bounds(loc->src, loc->off, &a, &b);
             int end_col = loc->end_line == loc->line ? loc->end_col : loc->col;
             int at, len;
-            show_line(out, loc->src->text + a, b - a, loc->col, end_col, &at, &len);
+            size_t quotes_below = loc->src->nul_free > a ? loc->src->nul_free - a : 0;
+            show_line(out, loc->src->text + a, b - a, loc->col, end_col, quotes_below, &at, &len);
             fprintf(out, "    %*s%s^", at, "", d->color ? level_color[DIAG_NOTE] : "");
             for (int k = 1; k < len; k++) fputc('~', out);
             fprintf(out, "%s\n", reset);

@@ -27,9 +27,9 @@ int qz_lex_raw(QZPSTYPE *lval, QZPLTYPE *lloc, void *scanner);
 
 struct ast_value *lex_number(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
-    struct ast_value *v = xcalloc(1, sizeof *v);
+    struct ast_value *v = arena_alloc(lx->arena, sizeof *v);
     v->kind = VAL_NUMBER;
-    v->str = xstrndup(s, n);
+    v->str = arena_strndup(lx->arena, s, n);
     v->percent = n > 0 && s[n - 1] == '%';
     v->integral = !v->percent && !memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n);
     v->loc = *loc;
@@ -265,8 +265,6 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
     if (tok != 0 && lex_too_many(lx)) {
         /* Past this many, later errors are mostly echoes of the first: stop here. */
         diag_note(lx->d, lloc, "too many errors in this file; the rest of it is not read");
-        if (tok == T_IDENT || tok == T_STRING) free(lval->str);
-        else if (tok == T_NUMBER) { ast_value_clear(lval->val); free(lval->val); }
         lx->eof_reported = true;
         tok = 0;
     }
@@ -297,7 +295,7 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
     if (top && top->kind == BR_LANG && kw_is(tok)) {
         if (colon_follows(lx)) {
             /* `text: "..."`: a keyword spelled like a language tag is one. */
-            lval->str = token_text(lx, lloc);
+            lval->str = (char *)intern_name(&lx->names, lx->src->text + lloc->off, lx->off - lloc->off);
             tok = T_IDENT;
         } else if (lx->prev_tok == T_STRING || lx->prev_tok == '{') {
             char *word = token_text(lx, lloc);
@@ -330,9 +328,11 @@ const struct brace *lex_innermost_block(const struct lex_state *lx)
     return NULL;
 }
 
-void lex_init(struct lex_state *lx, struct diag *d, const struct source *src)
+void lex_init(struct lex_state *lx, struct diag *d, const struct source *src, struct arena *a)
 {
-    *lx = (struct lex_state){ .d = d, .src = src, .line = 1, .col = 1, .errors_at_start = diag_errors(d) };
+    *lx = (struct lex_state){ .d = d, .src = src, .arena = a, .line = 1, .col = 1,
+                              .errors_at_start = diag_errors(d) };
+    intern_init(&lx->names, a);
     /* A leading byte order mark is no text: skip it, columns start after it. */
     size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
     lx->off = lx->line_off = start;
@@ -349,9 +349,8 @@ void lex_fini(struct lex_state *lx)
     VEC_FREE(lx->braces);
     free(lx->suspect.what);
     lx->suspect.what = NULL;
-    if (lx->pending.tok == T_IDENT || lx->pending.tok == T_STRING) free(lx->pending.v.str);
-    else if (lx->pending.tok == T_NUMBER) { ast_value_clear(lx->pending.v.val); free(lx->pending.v.val); }
     lx->pending.tok = 0;
+    intern_fini(&lx->names);
     free(lx->buf);
     for (int i = 0; i < 3; i++) {
         free(lx->spell[i]);

@@ -38,7 +38,9 @@ struct pending_tok {
 
 struct lex_state {
     struct diag *d;                 /* where errors go (borrowed) */
-    const struct source *src;       /* the source being read (borrowed) */
+    const struct source *src;       /* the source being read (borrowed; string literals end in it: loc.h) */
+    struct arena *arena;            /* where token values go: the tree's (borrowed) */
+    struct intern names;            /* names, interned in arena */
     void *scanner;                  /* the Flex scanner; owned */
     const char *in;                 /* the text it reads (borrowed), in_len bytes; in_pos read so far */
     size_t in_len, in_pos;
@@ -48,6 +50,7 @@ struct lex_state {
     /* Position: the next character's line, column and byte offset. */
     int line, col;
     size_t off;
+    size_t tok_off;                 /* where the token being matched starts */
     bool after_cr;                  /* the last character was '\r' (so a '\n' is part of it) */
     size_t line_off;                /* where the line being scanned starts */
     size_t indent_for;              /* line_off + 1 of the line whose indentation is cached; 0: none */
@@ -55,6 +58,13 @@ struct lex_state {
 
     /* The string literal being scanned. */
     struct src_loc str_open;        /* its opening quote(s) */
+    /*
+     * verbatim: its value so far is the source from str_start to the token
+     * being matched, not copied; the first escape (or anything else that
+     * makes the value differ from the source) copies it into buf.
+     */
+    bool verbatim;
+    size_t str_start;
     char *buf;                      /* its text so far, blen bytes of bcap; owned */
     size_t blen, bcap;
     bool eof_in_string;             /* the file ended inside a string: no unclosed-block noise */
@@ -92,8 +102,12 @@ struct lex_state {
 
 /* ---- The token stream (lex.c) ------------------------------------------- */
 
-/* Start reading src (a leading byte order mark skipped); errors go to d. */
-void lex_init(struct lex_state *lx, struct diag *d, const struct source *src);
+/*
+ * Start reading src (a leading byte order mark skipped); errors go to d.
+ * The tokens' strings and values are a's (or, for string literals that need
+ * no unescaping, src's own bytes: loc.h); nothing a token holds is freed.
+ */
+void lex_init(struct lex_state *lx, struct diag *d, const struct source *src, struct arena *a);
 /* Close the scanner and release what lx holds (braces, buffers, a pending token). */
 void lex_fini(struct lex_state *lx);
 /* The next token for the grammar: its code (0 at the end), value and location. */
@@ -108,6 +122,12 @@ bool lex_too_many(const struct lex_state *lx);
 
 /* ---- Scanner support (quiz.l, lex.c, lex_text.c) ------------------------ */
 
+/*
+ * The scanner's input has taken the next n bytes of the source (a copy of
+ * them at s): the source's nul_free moves past them while they hold no NUL
+ * (loc.h).  Checked here, in the block just copied, not in a pass of its own.
+ */
+void lex_read(struct lex_state *lx, const char *s, size_t n);
 /* The Flex scanner over the text lx reads, and its end (quiz.l). */
 void *lex_open(struct lex_state *lx);
 void lex_close(void *scanner);
@@ -119,8 +139,14 @@ void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, s
 size_t lex_char_len(const char *s, size_t n);
 /* Move the position over s[0..n) and give loc the span it covers. */
 void lex_advance(struct lex_state *lx, struct src_loc *loc, const char *s, size_t n);
-/* String buffer. */
+/* String buffer.  lex_str_open: a "..." literal starts (kept in place while it can be). */
+void lex_str_open(struct lex_state *lx);
 void lex_buf_reset(struct lex_state *lx);
+/* The literal's own text s[0..n), as it stands in the source. */
+void lex_str_text(struct lex_state *lx, const char *s, size_t n);
+/* The literal's value departs from its source text here (an escape, a dropped or replaced byte). */
+void lex_str_edit(struct lex_state *lx);
+/* Text the literal's value gets that is not its source text (an escape's character). */
 void lex_buf_add(struct lex_state *lx, const char *s, size_t n);
 /* Append a high-byte run, reporting invalid UTF-8 (replaced by U+FFFD); loc is the run. */
 void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
@@ -128,8 +154,12 @@ void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const cha
 bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
 /* Decode \u{HEX} (the whole escape in s) into the buffer, or report it at loc. */
 void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
-/* The buffer as a string (""" strings: dedented); the buffer is reset. */
-char *lex_take_string(struct lex_state *lx, bool triple);
+/*
+ * The literal's value, the arena's (""" strings: dedented) or, when it is
+ * verbatim and closed by the quote just matched, in place in the source (the
+ * quote becomes its NUL); the buffer is reset.
+ */
+char *lex_take_string(struct lex_state *lx, bool triple, bool closed);
 /* The location of byte `byte` of a one-line token s at loc, one character wide. */
 struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte);
 

@@ -55,7 +55,7 @@ size_t lex_char_len(const char *s, size_t n)
 void lex_advance(struct lex_state *lx, struct src_loc *loc, const char *s, size_t n)
 {
     loc->src = lx->src;
-    loc->off = lx->off;
+    loc->off = lx->tok_off = lx->off;
     loc->line = loc->end_line = lx->line;
     loc->col = loc->end_col = lx->col;
     size_t i = 0;
@@ -114,12 +114,30 @@ struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
 
 /* ---- Strings ------------------------------------------------------------ */
 
+void lex_read(struct lex_state *lx, const char *s, size_t n)
+{
+    /* The one writer of a source's nul_free, as of its text (loc.h). */
+    struct source *src = (struct source *)lx->src;
+    size_t at = (size_t)(lx->in - src->text) + lx->in_pos;
+    if (src->nul_free != at && !(at == (size_t)(lx->in - src->text) && src->nul_free == 0)) return;
+    const char *z = memchr(s, '\0', n);
+    src->nul_free = z ? at + (size_t)(z - s) : at + n;
+}
+
 void lex_buf_reset(struct lex_state *lx)
 {
     lx->blen = 0;
+    lx->verbatim = false;
 }
 
-void lex_buf_add(struct lex_state *lx, const char *s, size_t n)
+void lex_str_open(struct lex_state *lx)
+{
+    lx->blen = 0;
+    lx->verbatim = true;
+    lx->str_start = lx->off;    /* just past the opening quote */
+}
+
+static void buf_put(struct lex_state *lx, const char *s, size_t n)
 {
     if (lx->blen + n + 1 > lx->bcap) {
         lx->bcap = (lx->blen + n + 1) * 2;
@@ -128,6 +146,24 @@ void lex_buf_add(struct lex_state *lx, const char *s, size_t n)
     memcpy(lx->buf + lx->blen, s, n);
     lx->blen += n;
     lx->buf[lx->blen] = '\0';
+}
+
+void lex_str_edit(struct lex_state *lx)
+{
+    if (!lx->verbatim) return;
+    lx->verbatim = false;
+    buf_put(lx, lx->src->text + lx->str_start, lx->tok_off - lx->str_start);
+}
+
+void lex_str_text(struct lex_state *lx, const char *s, size_t n)
+{
+    if (!lx->verbatim) buf_put(lx, s, n);
+}
+
+void lex_buf_add(struct lex_state *lx, const char *s, size_t n)
+{
+    lex_str_edit(lx);
+    buf_put(lx, s, n);
 }
 
 bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
@@ -143,7 +179,7 @@ bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char 
 void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
     if (lex_check_utf8(lx, loc, s, n)) {
-        lex_buf_add(lx, s, n);
+        lex_str_text(lx, s, n);
         return;
     }
     /* Reported once for the run; the text keeps a replacement character per bad byte. */
@@ -179,6 +215,7 @@ void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s
 {
     /* s is \u{HEX}: the digits sit between s + 3 and the closing brace. */
     unsigned long cp = strtoul(s + 3, NULL, 16);
+    lex_str_edit(lx);
     if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
         diag_error(lx->d, loc, "'%.*s' is not a Unicode character", (int)n, s);
         return;
@@ -207,7 +244,7 @@ static size_t indent_of(const char *s, size_t n)
  * every non-blank line (a first line written right after the quotes is not
  * counted: it has no indentation of its own).  Blank lines become empty.
  */
-static char *dedent(const char *s, size_t n)
+static char *dedent(struct arena *ar, const char *s, size_t n)
 {
     VEC(struct { const char *p; size_t n; }) lines = { 0 };
     size_t a = 0;
@@ -238,7 +275,7 @@ static char *dedent(const char *s, size_t n)
         common = k;
     }
 
-    char *out = xmalloc(n + 1);
+    char *out = arena_alloc(ar, n + 1);
     size_t o = 0;
     for (size_t i = first; i < last; i++) {
         const char *l = lines.items[i].p;
@@ -254,10 +291,18 @@ static char *dedent(const char *s, size_t n)
     return out;
 }
 
-char *lex_take_string(struct lex_state *lx, bool triple)
+char *lex_take_string(struct lex_state *lx, bool triple, bool closed)
 {
+    if (lx->verbatim && closed && lx->tok_off < lx->src->nul_free) {
+        /* The quote just matched (at tok_off) ends the value in place; the scanner has read past it. */
+        char *r = lx->src->text + lx->str_start;
+        lx->src->text[lx->tok_off] = '\0';
+        lx->verbatim = false;
+        return r;
+    }
+    lex_str_edit(lx);
     const char *s = lx->buf ? lx->buf : "";
-    char *r = triple ? dedent(s, lx->blen) : xstrndup(s, lx->blen);
+    char *r = triple ? dedent(lx->arena, s, lx->blen) : arena_strndup(lx->arena, s, lx->blen);
     lx->blen = 0;
     return r;
 }

@@ -6,11 +6,20 @@
 
 #include <stddef.h>
 
-/* A source file read into memory.  Owned by the struct diag that read it. */
+/*
+ * A source file read into memory.  Owned by the struct diag that read it.
+ *
+ * The scanner keeps a "..." string literal that needs no unescaping where
+ * it stands: it writes a NUL over its closing quote, and the tree points at
+ * its first character.  It does so only below nul_free, the part of text it
+ * has read and found free of NULs of its own; so a NUL below nul_free is a
+ * closing quote (diag shows it as one), and one at or above it the file's.
+ */
 struct source {
     char *path;             /* as given on the command line or resolved include path */
     char *text;             /* the bytes, NUL-terminated (a NUL inside is an error) */
     size_t len;
+    size_t nul_free;        /* text[0..nul_free) held no NUL when the scanner read it (0 until then) */
 };
 
 /*

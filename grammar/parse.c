@@ -16,8 +16,9 @@ struct ast_file *qz_parse(struct diag *d, const struct source *src)
     struct build_state b;
     struct perr_state e;
     int errors_before = diag_errors(d);
-    lex_init(&lx, d, src);
     b_init(&b, d, src);
+    lex_init(&lx, d, src, b.file->arena);
+    b.names = &lx.names;
     perr_init(&e, d, &lx);
     int rc = qzpparse(&lx, &b, &e);
     if (rc != 0 && diag_errors(d) == errors_before) {

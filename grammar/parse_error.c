@@ -45,7 +45,6 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
                     lex_token_before(e->lx, loc->off) == e->unknown_at;
     if ((recovering && !e->junk_recovery) || argument) {
         if (argument) e->unknown_at = loc->off;
-        free(word);
         return;
     }
     enum kw_place block;
@@ -60,7 +59,6 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
     e->unknown_at = loc->off;
     e->unknown_line = loc->line;
     e->unknown_at_set = true;
-    free(word);
 }
 
 /* How the found token is named: its spelling for names, numbers and keywords. */

@@ -35,7 +35,7 @@ void perr_init(struct perr_state *e, struct diag *d, const struct lex_state *lx)
 /*
  * A word where a statement starts: an unknown statement, with the nearest
  * statement of its block.  recovering: the parser is recovering from a
- * syntax error.  Takes ownership of word.
+ * syntax error.  word is borrowed (the tree's arena holds it).
  */
 void perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering);
 

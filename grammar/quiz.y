@@ -57,9 +57,9 @@ static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_sta
 %parse-param {struct lex_state *lx} {struct build_state *b} {struct perr_state *e}
 
 %union {
-    char *str;                  /* names and strings: heap copies */
-    struct ast_value *val;      /* numbers and other values: heap nodes */
-    struct ast_text *text;      /* TEXT: a heap node */
+    char *str;                  /* names and strings: the tree's arena's, or in the source (lex.h) */
+    struct ast_value *val;      /* numbers and other values: nodes of the arena */
+    struct ast_text *text;      /* TEXT: a node of the arena */
     int num;                    /* small enums: question kind, comparison */
 }
 
@@ -74,10 +74,8 @@ static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_sta
 %type <text> text trs ltext
 %type <num> qkind cmp
 
-%destructor { free($$); } <str>
-%destructor { b_value_free($$); } <val>
-%destructor { ast_text_free($$); } <text>
-%destructor { (void)$$; } <num>
+/* Values are the arena's: one dropped by error recovery goes with the tree. */
+%destructor { (void)$$; } <str> <val> <text> <num>
 
 %%
 
@@ -294,7 +292,7 @@ text
     ;
 
 trs
-    : %empty                { $$ = ast_text_new(); }
+    : %empty                { $$ = ast_text_new(b->file->arena); }
     | trs IDENT ':' STRING  { $$ = b_text_block_add(b, $1, $2, &@2, $4, &@4); }
     | trs error             { $$ = $1; }
     ;

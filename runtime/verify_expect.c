@@ -42,7 +42,7 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
         snprintf(expected, n, "within %s of %s", b, a);
         return fabs(m - y) <= tol;
     }
-    const struct ast_numeric *k = &q->numeric;
+    const struct ast_numeric *k = q->numeric;
     if (k->kind == NUM_RANGE) {
         double lo = qz_value_number(&k->lo), hi = qz_value_number(&k->hi);
         char l[64], h[64];

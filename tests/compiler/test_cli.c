@@ -416,3 +416,15 @@ Test(cli, diagnostics_come_out_in_source_order)
     cr_expect(strstr(res.err, "\n2 errors generated.\n") != NULL, "stderr: %s", res.err);
     free(q);
 }
+
+Test(cli, a_source_line_shown_under_an_error_keeps_its_strings_quotes)
+{
+    /* The scanner ends plain strings in place (a NUL over the closing quote); the line still reads as written. */
+    char *q = in_dir("quotes.qz");
+    spit(q, "quiz t {\n    title \"T\"\n    truefalse q1 { prompt \"P\" explain \"E\" promt \"x\\ty\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    const char *want = "\n        truefalse q1 { prompt \"P\" explain \"E\" promt \"x\\ty\" answer true }\n";
+    cr_expect(strstr(res.err, want) != NULL, "stderr: %s", res.err);
+    free(q);
+}

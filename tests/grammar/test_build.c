@@ -206,7 +206,7 @@ Test(build, a_repeated_question_statement_is_reported_with_its_first)
     assert_note("the first 'unit' is here", 2, 44);
     cr_assert_eq(cap_errors(&cap), 5);
     cr_assert_eq(question(0)->points, 2);
-    cr_assert_eq(question(0)->numeric.value.num, 1);
+    cr_assert_eq(question(0)->numeric->value.num, 1);
 }
 
 Test(build, an_unknown_header_value_gets_a_suggestion)

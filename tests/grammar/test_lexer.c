@@ -12,20 +12,22 @@
 struct tok {
     int kind;
     struct src_loc loc;
-    char *str;              /* IDENT, STRING: the value; NUMBER: the lexeme */
+    char *str;              /* IDENT, STRING: the value; NUMBER: the lexeme (the arena's) */
     double num;
     bool percent, integral;
 };
 
 static struct capture cap;
+static struct arena *arena;     /* the tokens' strings and values */
 static struct tok toks[128];
 static int ntoks;
+static const struct source *scanned;   /* the source lex_n read last */
 
-static void setup(void) { cap_init(&cap); ntoks = 0; }
+static void setup(void) { cap_init(&cap); arena = arena_new(); ntoks = 0; }
 
 static void teardown(void)
 {
-    for (int i = 0; i < ntoks; i++) free(toks[i].str);
+    arena_free(arena);
     cap_fini(&cap);
 }
 
@@ -34,9 +36,9 @@ TestSuite(lexer, .init = setup, .fini = teardown);
 /* Scan text[0..len) to the end, keeping every token. */
 static void lex_n(const char *text, size_t len)
 {
-    const struct source *src = cap_source(&cap, text, len);
+    const struct source *src = scanned = cap_source(&cap, text, len);
     struct lex_state lx;
-    lex_init(&lx, cap.d, src);
+    lex_init(&lx, cap.d, src, arena);
     for (;;) {
         QZPSTYPE v = { 0 };
         QZPLTYPE l = { 0 };
@@ -48,12 +50,10 @@ static void lex_n(const char *text, size_t len)
         k->loc = l;
         if (t == T_IDENT || t == T_STRING) k->str = v.str;
         if (t == T_NUMBER) {
-            k->str = xstrdup(v.val->str);
+            k->str = v.val->str;
             k->num = v.val->num;
             k->percent = v.val->percent;
             k->integral = v.val->integral;
-            ast_value_clear(v.val);
-            free(v.val);
         }
         if (t == 0) break;
     }
@@ -349,4 +349,35 @@ Test(lexer, an_open_brace_at_the_end_of_the_file_is_closed_after_reporting_it)
     cr_assert_eq(note->col, 12);
     cr_assert_eq(toks[5].kind, '}');
     cr_assert_eq(toks[6].kind, 0);
+}
+
+Test(lexer, a_plain_string_stays_in_the_source_and_an_escaped_one_is_a_copy)
+{
+    lex("\"plain\" \"es\\\"caped\"");
+    assert_tok(0, T_STRING, 1, 1);
+    cr_assert_str_eq(toks[0].str, "plain");
+    cr_assert(toks[0].str == scanned->text + 1, "kept where it stands, its closing quote now its end");
+    cr_assert_str_eq(toks[1].str, "es\"caped");
+    cr_assert(toks[1].str < scanned->text || toks[1].str > scanned->text + scanned->len, "a copy");
+    cr_assert_eq(scanned->nul_free, scanned->len, "the whole source was read and held no NUL");
+}
+
+Test(lexer, a_name_is_stored_once_however_often_it_is_written)
+{
+    lex("en en x en");
+    cr_assert_str_eq(toks[0].str, "en");
+    cr_assert(toks[0].str == toks[1].str && toks[1].str == toks[3].str);
+    cr_assert(toks[2].str != toks[0].str);
+}
+
+Test(lexer, no_string_is_kept_in_place_past_a_nul_in_the_source)
+{
+    static const char text[] = "\"a\" \0 \"b\"";
+    lex_n(text, sizeof text - 1);
+    cr_assert_str_eq(toks[0].str, "a");
+    cr_assert(toks[0].str == scanned->text + 1);
+    cr_assert_eq(scanned->nul_free, 4, "the file's own NUL is at byte 4");
+    cr_assert_str_eq(toks[1].str, "b");
+    cr_assert(toks[1].str < scanned->text || toks[1].str > scanned->text + scanned->len, "a copy");
+    assert_error(0, 1, 5, "NUL byte in the source");
 }

@@ -179,9 +179,9 @@ Test(load, a_quiz_with_every_construct_loads_without_error)
     cr_assert_eq(s1->labs.items[0].args.n, 3);
     cr_assert_eq(s1->snippets.n, 1);
     const struct ast_question *n1 = course->questions.items[6];
-    cr_assert_eq(n1->numeric.kind, NUM_TOLERANCE);
+    cr_assert_eq(n1->numeric->kind, NUM_TOLERANCE);
     cr_assert(n1->labs.items[0].expects.items[1].of_answer);
-    cr_assert_eq(course->questions.items[7]->numeric.kind, NUM_RANGE);
+    cr_assert_eq(course->questions.items[7]->numeric->kind, NUM_RANGE);
     cr_assert_eq(course->questions.items[8]->accept.n, 2);
 }
 

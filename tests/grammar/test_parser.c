@@ -162,19 +162,19 @@ Test(parser, numeric_answers_are_exact_within_a_tolerance_or_a_range)
              "numeric c { prompt \"p\" answer 42 }\n"
              "numeric d { prompt \"p\" answer -1.5e3 }\n");
     struct ast_question *a = question(0), *b = question(1), *c = question(2), *d = question(3);
-    cr_assert_eq(a->numeric.kind, NUM_TOLERANCE);
-    cr_assert_float_eq(a->numeric.value.num, 0.2727, 1e-12);
-    cr_assert_float_eq(a->numeric.tolerance.num, 0.01, 1e-12);
-    cr_assert_eq(a->numeric.tolerance.loc.col, 45);
+    cr_assert_eq(a->numeric->kind, NUM_TOLERANCE);
+    cr_assert_float_eq(a->numeric->value.num, 0.2727, 1e-12);
+    cr_assert_float_eq(a->numeric->tolerance.num, 0.01, 1e-12);
+    cr_assert_eq(a->numeric->tolerance.loc.col, 45);
     cr_assert_str_eq(ast_text_get(a->unit, NULL)->raw, "fraction");
-    cr_assert_eq(b->numeric.kind, NUM_RANGE);
-    cr_assert_float_eq(b->numeric.lo.num, 0.26, 1e-12);
-    cr_assert_float_eq(b->numeric.hi.num, 0.29, 1e-12);
-    cr_assert_eq(c->numeric.kind, NUM_EXACT);
-    cr_assert_eq(c->numeric.value.num, 42);
-    cr_assert(c->numeric.value.integral);
+    cr_assert_eq(b->numeric->kind, NUM_RANGE);
+    cr_assert_float_eq(b->numeric->lo.num, 0.26, 1e-12);
+    cr_assert_float_eq(b->numeric->hi.num, 0.29, 1e-12);
+    cr_assert_eq(c->numeric->kind, NUM_EXACT);
+    cr_assert_eq(c->numeric->value.num, 42);
+    cr_assert(c->numeric->value.integral);
     cr_assert(c->has_answer);
-    cr_assert_eq(d->numeric.value.num, -1500);
+    cr_assert_eq(d->numeric->value.num, -1500);
 }
 
 Test(parser, a_text_question_accepts_a_list_of_strings)

@@ -57,18 +57,17 @@ Test(expect, a_percentage_is_a_fraction)
 Test(expect, within_of_answer_uses_the_numeric_answer_key)
 {
     char buf[128];
-    struct ast_question q = { .kind = Q_NUMERIC, .id = "n", .has_answer = true };
-    q.numeric.kind = NUM_TOLERANCE;
-    q.numeric.value = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.2727 };
+    struct ast_numeric key = { .kind = NUM_TOLERANCE, .value = { .kind = VAL_NUMBER, .num = 0.2727 } };
+    struct ast_question q = { .kind = Q_NUMERIC, .id = "n", .has_answer = true, .numeric = &key };
     struct ast_expect e = { .op = CMP_WITHIN, .of_answer = true,
                             .tolerance = { .kind = VAL_NUMBER, .num = 0.03 } };
     cr_assert(verify_expect(&e, &q, 0.25, buf, sizeof buf));
     cr_assert_str_eq(buf, "within 0.03 of 0.2727 (answer)");
     cr_assert_not(verify_expect(&e, &q, 0.31, buf, sizeof buf));
     /* A range answer: within the tolerance of either end or inside. */
-    q.numeric.kind = NUM_RANGE;
-    q.numeric.lo = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.26 };
-    q.numeric.hi = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.29 };
+    key.kind = NUM_RANGE;
+    key.lo = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.26 };
+    key.hi = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.29 };
     cr_assert(verify_expect(&e, &q, 0.31, buf, sizeof buf));
     cr_assert(verify_expect(&e, &q, 0.275, buf, sizeof buf));
     cr_assert_not(verify_expect(&e, &q, 0.33, buf, sizeof buf));

@@ -1,0 +1,194 @@
+/*
+ * arena.c — blocks of 4 MiB (or one piece's size, when larger), chained and
+ * freed together; and the interning of names in them.
+ *
+ * Blocks are mapped from the kernel, which hands out zeroed pages: so a
+ * piece is zero without a memset (which was a tenth of quizc --check on a
+ * big bank), and pages a small tree never reaches are never touched.
+ */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "util.h"
+
+#define ARENA_BLOCK (4u << 20)
+#define ARENA_ALIGN 8
+
+/*
+ * Under AddressSanitizer every piece is a block of its own, from calloc and
+ * of its exact size, so that a read or write past a node or a string is
+ * caught as it would be with malloc (a mapped block is one object to ASan).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_CHECKED 1
+#endif
+#endif
+
+struct block {
+    struct block *prev;     /* the block filled before this one */
+    size_t size, used;      /* bytes of data[], and how many are taken */
+    size_t mapped;          /* bytes mapped for the block, header included (0: from calloc) */
+    _Alignas(ARENA_ALIGN) unsigned char data[];
+};
+
+struct arena {
+    struct block *top;      /* the block pieces come from now */
+    void *last;             /* the latest piece (arena_grow extends it in place) */
+};
+
+struct arena *arena_new(void)
+{
+    return xcalloc(1, sizeof(struct arena));
+}
+
+void arena_free(struct arena *a)
+{
+    if (!a) return;
+    for (struct block *b = a->top, *prev; b; b = prev) {
+        prev = b->prev;
+        if (b->mapped) munmap(b, b->mapped);
+        else free(b);
+    }
+    free(a);
+}
+
+static size_t round_up(size_t n)
+{
+    return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+#ifndef ARENA_CHECKED
+/* Room for n more bytes (already rounded) at the top, in a new block if need be. */
+static struct block *room(struct arena *a, size_t n)
+{
+    struct block *b = a->top;
+    if (b && b->size - b->used >= n) return b;
+    size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK - sizeof *b;
+    size_t mapped = sizeof *b + size;
+    struct block *nb = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (nb == MAP_FAILED) {
+        fputs("out of memory\n", stderr);
+        abort();
+    }
+    nb->size = size;
+    nb->used = 0;
+    nb->mapped = mapped;
+    /* A piece too big for a block of its own size goes below the current block, which keeps filling. */
+    if (b && size != ARENA_BLOCK - sizeof *b) {
+        nb->prev = b->prev;
+        b->prev = nb;
+        return nb;
+    }
+    nb->prev = b;
+    a->top = nb;
+    return nb;
+}
+#endif
+
+static void *take(struct arena *a, size_t n)
+{
+#ifdef ARENA_CHECKED
+    struct block *own = xcalloc(1, sizeof *own + (n ? n : 1));
+    own->size = own->used = n;
+    own->prev = a->top;
+    a->top = own;
+    a->last = NULL;     /* never grown in place: a grown piece is a new one */
+    return own->data;
+#else
+    n = round_up(n ? n : 1);
+    struct block *b = room(a, n);
+    void *p = b->data + b->used;
+    b->used += n;
+    a->last = p;
+    return p;
+#endif
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+    return take(a, n);     /* never handed out before: still zero */
+}
+
+void *arena_grow(struct arena *a, void *p, size_t old, size_t new_size)
+{
+    struct block *b = a->top;
+    if (p && p == a->last && b && (unsigned char *)p >= b->data && (unsigned char *)p < b->data + b->size) {
+        size_t at = (size_t)((unsigned char *)p - b->data);
+        size_t need = round_up(new_size);
+        if (at + need <= b->size) {
+            b->used = at + need;        /* the bytes past the piece were never handed out: zero */
+            return p;
+        }
+    }
+    void *q = take(a, new_size);
+    if (old) memcpy(q, p, old);
+    return q;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+    char *p = take(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+/* ---- Interned names ------------------------------------------------------- */
+
+void intern_init(struct intern *in, struct arena *a)
+{
+    *in = (struct intern){ .a = a };
+}
+
+void intern_fini(struct intern *in)
+{
+    free(in->slots);
+    free(in->hashes);
+    *in = (struct intern){ 0 };
+}
+
+static unsigned hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;       /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void rehash(struct intern *in)
+{
+    size_t cap = in->cap ? 2 * in->cap : 64;
+    const char **slots = xcalloc(cap, sizeof *slots);
+    unsigned *hashes = xcalloc(cap, sizeof *hashes);
+    for (size_t i = 0; i < in->cap; i++) {
+        if (!in->slots[i]) continue;
+        size_t k = in->hashes[i] & (cap - 1);
+        while (slots[k]) k = (k + 1) & (cap - 1);
+        slots[k] = in->slots[i];
+        hashes[k] = in->hashes[i];
+    }
+    free(in->slots);
+    free(in->hashes);
+    in->slots = slots;
+    in->hashes = hashes;
+    in->cap = cap;
+}
+
+const char *intern_name(struct intern *in, const char *s, size_t n)
+{
+    if (2 * (in->n + 1) > in->cap) rehash(in);
+    unsigned h = hash(s, n);
+    size_t k = h & (in->cap - 1);
+    for (; in->slots[k]; k = (k + 1) & (in->cap - 1))
+        if (in->hashes[k] == h && !strncmp(in->slots[k], s, n) && in->slots[k][n] == '\0') return in->slots[k];
+    in->slots[k] = arena_strndup(in->a, s, n);
+    in->hashes[k] = h;
+    in->n++;
+    return in->slots[k];
+}
