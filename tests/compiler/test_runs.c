@@ -64,6 +64,7 @@ Test(runs, each_reference_gets_the_run_of_its_values_and_a_stale_lab_is_a_warnin
     const struct rec *w = capture_nth(cap, DIAG_WARNING, 0);
     cr_assert_eq(w->line, 6);
     cr_assert(strstr(w->msg, "was recorded with another version of the lab"), "%s", w->msg);
+    qz_course_free(c);
     runs_free(rs);
     capture_free(cap);
 }
