@@ -254,14 +254,14 @@ struct ast_param {
     struct ast_value def;       /* default */
     double lo, hi;              /* PARAM_INT, PARAM_REAL */
     VEC(char *) choices;        /* PARAM_ENUM */
-    struct ast_text *help;      /* TEXT, or NULL */
+    struct ast_text *help;      /* TEXT, or NULL: the manifest's heap copy (ast_text_heap_copy) */
     char *alias;                /* a short option name (`alias b` gives -b), or NULL */
     struct src_loc loc;
 };
 
 struct ast_metric {
     char *name;
-    struct ast_text *help;      /* its description: TEXT, or NULL */
+    struct ast_text *help;      /* its description: TEXT, or NULL; the manifest's heap copy */
     char *unit;                 /* optional: metric NAME "help" unit "ms" */
     struct src_loc loc;
 };
@@ -295,7 +295,11 @@ void ast_file_free(struct ast_file *f);
 struct ast_text *ast_text_new(struct arena *a);
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind);
 struct ast_quiz *ast_quiz_new(struct arena *a);
-/* A lab manifest and its texts: heap copies (see above). */
+/*
+ * A lab manifest and its texts: heap copies (see above).  The manifest owns
+ * every string and text it points to (title, summary, each parameter's help,
+ * each metric's description); ast_labdef_free frees them all.
+ */
 struct ast_labdef *ast_labdef_new(void);
 void ast_labdef_free(struct ast_labdef *l);
 /* A heap copy of t (its strings too), for a manifest; NULL for NULL.  Freed with ast_labdef_free. */
