@@ -50,6 +50,15 @@ static void note_languages(struct checker *k)
         diag_note(k->d, &k->quiz->langs_loc, "the quiz's languages are declared here");
 }
 
+/* Whether t has a translation tagged tag. */
+static bool has_translation(const struct ast_text *t, const char *tag)
+{
+    for (size_t j = 0; j < t->trs.n; j++)
+        if (t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0)
+            return true;
+    return false;
+}
+
 /*
  * A TEXT covers every declared language and uses no other.  A neutral string
  * stands for every language; so does a block in a quiz that declares none,
@@ -98,10 +107,7 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
         return;
     for (size_t i = 0; i < k->quiz->langs.n; i++) {
         const char *tag = k->quiz->langs.items[i].tag;
-        bool found = false;
-        for (size_t j = 0; j < t->trs.n && !found; j++)
-            found = t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0;
-        if (!found) {
+        if (!has_translation(t, tag)) {
             diag_error(k->d, &t->loc, "missing '%s' translation of the %s", tag, what);
             note_languages(k);
         }
@@ -120,10 +126,7 @@ static void check_lab_text(struct checker *k, const struct ast_text *t, const st
         return;
     for (size_t i = 0; i < k->quiz->langs.n; i++) {
         const char *tag = k->quiz->langs.items[i].tag;
-        bool found = false;
-        for (size_t j = 0; j < t->trs.n && !found; j++)
-            found = t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0;
-        if (found)
+        if (has_translation(t, tag))
             continue;
         if (name)
             diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of the %s of '%s'", lab, tag, what, name);
