@@ -2,6 +2,9 @@
 # Run every test program given, count passes and failures, print one closing line.
 # A Criterion binary is counted by its "Synthesis" line; any other step counts by
 # its own "N passed, N failed" line when it prints one, else as one test by exit status.
+# A sanitizer report anywhere in a step's output fails the step, whatever its exit
+# status: Criterion's children report leaks after the verdict, and a program that
+# aborts on a report may exit with the very status a test expected of it.
 set -u
 passed=0 failed=0 skipped=0 bad=()
 for t in "$@"; do
@@ -11,6 +14,10 @@ for t in "$@"; do
     rc=${PIPESTATUS[0]}
     syn=$(grep -a 'Synthesis: Tested:' "$out" | tail -1)
     own=$(grep -aE '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
+    if grep -aqE 'ERROR: (Address|Leak)Sanitizer|: runtime error: ' "$out"; then
+        echo "run-tests: $t: a sanitizer report in its output"
+        [ "$rc" -eq 0 ] && rc=1
+    fi
     if [ -n "$syn" ]; then
         p=$(sed -E 's/.*Passing: *([0-9]+).*/\1/' <<<"$syn")
         f=$(sed -E 's/.*Failing: *([0-9]+).*/\1/' <<<"$syn")
