@@ -31,7 +31,7 @@ static const char *num_text(char *buf, size_t n, const struct ast_value *v, doub
 
 static bool has_loc(const struct src_loc *l)
 {
-    return l && l->src && l->line > 0;
+    return loc_known(l);
 }
 
 /* ---- Localized text ----------------------------------------------------- */
@@ -399,7 +399,7 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
         if (c->questions.n == 0 && !root_errors)
             diag_warning(d, &c->quiz->id_loc, "quiz '%s' has no questions", c->quiz->id ? c->quiz->id : "");
     } else if (c->root && c->root->src && diag_errors(d) == 0) {
-        struct src_loc top = { .src = c->root->src, .line = 1, .col = 1, .end_line = 1, .end_col = 1 };
+        struct src_loc top = loc_bytes(c->root->src, 0, 0);
         if (c->root->lab)
             diag_error(d, &c->root->lab->name_loc, "this file is the manifest of lab '%s', not a quiz",
                        c->root->lab->name ? c->root->lab->name : "");

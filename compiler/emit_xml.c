@@ -101,7 +101,7 @@ static bool escape_for(const char *src, size_t len, size_t i, unsigned cp)
 static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
 {
     struct src_loc l = *lit;
-    if (!lit->src || lit->line <= 0)
+    if (!loc_known(lit))
         return l;
     char enc[4];
     size_t elen;
@@ -116,26 +116,11 @@ static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
     }
     const char *t = lit->src->text;
     size_t len = lit->src->len;
-    int line = lit->line, col = lit->col;
-    for (size_t i = lit->off; i < len; i++) {
-        if (line > lit->end_line || (line == lit->end_line && col > lit->end_col))
-            break;
+    size_t end = lit->end < len ? lit->end : len;
+    for (size_t i = lit->off; i < end; i++) {
         bool typed = i + elen <= len && memcmp(t + i, enc, elen) == 0;
-        if (typed || escape_for(t, len, i, cp)) {
-            l.off = i;
-            l.line = l.end_line = line;
-            l.col = l.end_col = col;
-            if (!typed)     /* underline the whole \u{...} */
-                l.end_col = col + (int)(strchr(t + i, '}') - (t + i));
-            return l;
-        }
-        unsigned char c = (unsigned char)t[i];
-        if (c == '\n') {
-            line++;
-            col = 1;
-        } else if ((c & 0xC0) != 0x80) {
-            col++;
-        }
+        if (typed || escape_for(t, len, i, cp))     /* typed: the character; else the whole \u{...} */
+            return loc_bytes(lit->src, i, typed ? elen : (size_t)(strchr(t + i, '}') - (t + i)) + 1);
     }
     return l;
 }

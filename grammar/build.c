@@ -45,8 +45,7 @@ struct ast_file *b_finish(struct build_state *b)
 
 char *b_loc_text(struct build_state *b, const struct src_loc *loc)
 {
-    /* Keywords are ASCII on one line: their length is their width. */
-    return (char *)intern_name(b->names, b->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1));
+    return (char *)intern_name(b->names, b->src->text + loc->off, (size_t)(loc->end - loc->off));
 }
 
 /* Is s keyword tok's spelling (a keyword that came as a name: `answer true`, `of answer`)? */
@@ -117,7 +116,7 @@ void b_top_item(struct build_state *b, const char *what, const struct src_loc *a
             /* Once: after a stray '}' every later question is outside, for one mistake. */
             if (!b->outside_reported) {
                 diag_error(b->d, at, "this %s stands outside the quiz block", what);
-                if (b->quiz_end.line)
+                if (loc_known(&b->quiz_end))
                     diag_note(b->d, &b->quiz_end, "the quiz block ends here");
                 else
                     diag_note(b->d, &b->first_quiz, "the quiz is here");

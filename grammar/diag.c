@@ -27,6 +27,7 @@ void diag_free(struct diag *d)
     for (size_t i = 0; i < d->nsources; i++) {
         free(d->sources[i]->path);
         free(d->sources[i]->text);
+        src_lines_free(d->sources[i]);
         free(d->sources[i]);
     }
     free(d->sources);
@@ -47,6 +48,8 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->text = text;
     s->len = len;
     s->nul_free = 0;
+    s->lines = NULL;
+    s->nlines = 0;
     d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
     d->sources[d->nsources++] = s;
     return s;
@@ -157,7 +160,8 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
 {
     if (level == DIAG_ERROR) d->errors++;
     if (level == DIAG_WARNING) d->warnings++;
-    if (level == DIAG_ERROR && loc && loc->src && loc->line > 0) {
+    if (!loc_known(loc)) loc = NULL;
+    if (level == DIAG_ERROR && loc) {
         if (d->nerror_locs == d->caperror_locs) {
             d->caperror_locs = d->caperror_locs ? 2 * d->caperror_locs : 16;
             d->error_locs = xrealloc(d->error_locs, d->caperror_locs * sizeof *d->error_locs);
@@ -177,21 +181,22 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
     if (out) {
         const char *bold = d->color ? "\033[1m" : "", *reset = d->color ? "\033[0m" : "";
         const char *lc = d->color ? level_color[level] : "";
-        if (loc && loc->src)
-            fprintf(out, "%s%s:%d:%d: %s%s%s: %s%s\n", bold, loc->src->path, loc->line, loc->col,
+        struct src_pos at = loc_start(loc), last = loc_end(loc);
+        if (loc)
+            fprintf(out, "%s%s:%d:%d: %s%s%s: %s%s\n", bold, loc->src->path, at.line, at.col,
                     lc, level_name[level], reset, bold, msg);
         else
             fprintf(out, "%s%s: %s%s%s: %s%s\n", bold, diag_progname, lc, level_name[level],
                     reset, bold, msg);
         fputs(reset, out);
-        if (loc && loc->src && loc->line > 0) {
+        if (loc) {
             size_t a, b;
             line_bounds(loc->src, loc->off, &a, &b);
-            int end_col = loc->end_line == loc->line ? loc->end_col : loc->col;
-            int at, len;
+            int end_col = last.line == at.line ? last.col : at.col;
+            int caret, len;
             size_t quotes_below = loc->src->nul_free > a ? loc->src->nul_free - a : 0;
-            show_line(out, loc->src->text + a, b - a, loc->col, end_col, quotes_below, &at, &len);
-            fprintf(out, "    %*s%s^", at, "", d->color ? level_color[DIAG_NOTE] : "");
+            show_line(out, loc->src->text + a, b - a, at.col, end_col, quotes_below, &caret, &len);
+            fprintf(out, "    %*s%s^", caret, "", d->color ? level_color[DIAG_NOTE] : "");
             for (int k = 1; k < len; k++) fputc('~', out);
             fprintf(out, "%s\n", reset);
         }

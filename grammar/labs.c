@@ -58,7 +58,7 @@ struct ast_labdef *qz_load_lab(struct diag *d, const char *dir, const struct src
 
 static const struct src_loc *value_loc(const struct ast_value *v, const struct src_loc *fallback)
 {
-    return v->loc.line > 0 ? &v->loc : fallback;
+    return loc_known(&v->loc) ? &v->loc : fallback;
 }
 
 /* One `name = value` against its declared parameter. */

@@ -44,15 +44,16 @@ void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, s
 {
     /* Once per line: text outside its quotes would otherwise give an error per character. */
     if (lex_too_many(lx)) return;
-    if (lx->stray_line == loc->line) {
+    size_t line = lex_line_start(lx, loc->off) + 1;
+    if (lx->stray_line == line) {
         if ((unsigned char)s[0] >= 0x80) lex_check_utf8(lx, loc, s, n);   /* bad bytes are still named */
         return;
     }
-    lx->stray_line = loc->line;
+    lx->stray_line = line;
     unsigned char c = (unsigned char)s[0];
     if (c >= 0x80) {
         if (!lex_check_utf8(lx, loc, s, n)) return;
-        size_t len = lex_char_len(s, n);
+        size_t len = utf8_char_len(s, n);
         if (!strncmp(s, "\xE2\x80\x9C", 3) || !strncmp(s, "\xE2\x80\x9D", 3))
             diag_error(lx->d, loc, "unexpected character '%.*s' (strings are written in straight quotes \"...\")",
                        (int)len, s);
@@ -113,13 +114,14 @@ static char *token_text(const struct lex_state *lx, const struct src_loc *loc)
 static int indent_before(struct lex_state *lx, size_t off, bool whole_line)
 {
     const char *t = lx->src->text;
-    if (lx->indent_for != lx->line_off + 1) {
-        size_t a = lx->line_off, n = 0;
+    size_t line = lex_line_start(lx, off);
+    if (lx->indent_for != line + 1) {
+        size_t a = line, n = 0;
         while (a + n < lx->src->len && (t[a + n] == ' ' || t[a + n] == '\t')) n++;
         lx->indent = n > 1000000 ? 1000000 : (int)n;
-        lx->indent_for = lx->line_off + 1;
+        lx->indent_for = line + 1;
     }
-    if (!whole_line && lx->line_off + (size_t)lx->indent != off) return -1;
+    if (!whole_line && line + (size_t)lx->indent != off) return -1;
     return lx->indent;
 }
 
@@ -175,21 +177,10 @@ static void close_brace(struct lex_state *lx, const struct src_loc *loc)
 static struct src_loc eof_loc(const struct lex_state *lx)
 {
     const char *t = lx->src->text;
-    size_t n = lx->src->len, pos = n;
-    int line = lx->line;
-    while (pos > 0 && (t[pos - 1] == ' ' || t[pos - 1] == '\t' || t[pos - 1] == '\n' || t[pos - 1] == '\r')) {
+    size_t pos = lx->src->len;
+    while (pos > lx->text_start && (t[pos - 1] == ' ' || t[pos - 1] == '\t' || t[pos - 1] == '\n' || t[pos - 1] == '\r'))
         pos--;
-        /* A line break stepped over: "\r\n" is one. */
-        if (t[pos] == '\r' || (t[pos] == '\n' && !(pos > 0 && t[pos - 1] == '\r'))) line--;
-    }
-    size_t a = pos;
-    while (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r') a--;
-    if (a == 0 && n >= 3 && !memcmp(t, "\xEF\xBB\xBF", 3)) a = pos >= 3 ? 3 : pos;
-    struct src_loc l = { .src = lx->src, .line = line < 1 ? 1 : line, .off = pos };
-    l.col = utf8_width(t + a, pos - a) + 1;
-    l.end_line = l.line;
-    l.end_col = l.col;
-    return l;
+    return loc_bytes(lx->src, pos, 0);
 }
 
 /* Report the innermost open brace as unclosed, with a note at `at`. */
@@ -198,6 +189,22 @@ static void report_unclosed(struct lex_state *lx, const struct src_loc *at, cons
     const struct brace *b = &lx->braces.items[lx->braces.n - 1];
     diag_error(lx->d, &b->loc, "unclosed '{' of %s", b->what);
     diag_note(lx->d, at, "%s", note);
+}
+
+size_t lex_line_start(struct lex_state *lx, size_t off)
+{
+    const char *t = lx->src->text;
+    /* Asked in the order the scanner reads, so each byte is looked at about once, by memrchr. */
+    size_t floor = off >= lx->ls_seen ? lx->ls_seen : lx->text_start, a;
+    const char *lf = memrchr(t + floor, '\n', off - floor);
+    size_t from = lf ? (size_t)(lf - t) + 1 : floor;
+    const char *cr = memrchr(t + from, '\r', off - from);
+    if (cr) a = (size_t)(cr - t) + 1;
+    else if (lf) a = from;
+    else a = floor == lx->ls_seen ? lx->ls_start : floor;
+    lx->ls_start = a;
+    lx->ls_seen = off;
+    return a;
 }
 
 /* Copy a spelling into buffer slot i of the parser, grown only when too small. */
@@ -223,7 +230,7 @@ static int deliver(struct lex_state *lx, int tok, QZPSTYPE *lval, const struct s
     int slot = lx->prev_slot == 1 ? 2 : 1;
     lx->prev2_text = lx->prev_text;
     lx->prev_text = tok == T_IDENT ? keep_spelling(lx, slot, lval->str, strlen(lval->str))
-                 : kw_is(tok) ? keep_spelling(lx, slot, lx->src->text + loc->off, (size_t)(loc->end_col - loc->col + 1))
+                 : kw_is(tok) ? keep_spelling(lx, slot, lx->src->text + loc->off, (size_t)(loc->end - loc->off))
                  : NULL;
     lx->prev_slot = slot;
     lx->prev2_tok = lx->prev_tok;
@@ -330,12 +337,11 @@ const struct brace *lex_innermost_block(const struct lex_state *lx)
 
 void lex_init(struct lex_state *lx, struct diag *d, const struct source *src, struct arena *a)
 {
-    *lx = (struct lex_state){ .d = d, .src = src, .arena = a, .line = 1, .col = 1,
-                              .errors_at_start = diag_errors(d) };
+    *lx = (struct lex_state){ .d = d, .src = src, .arena = a, .errors_at_start = diag_errors(d) };
     intern_init(&lx->names, a);
     /* A leading byte order mark is no text: skip it, columns start after it. */
     size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    lx->off = lx->line_off = start;
+    lx->off = lx->text_start = lx->ls_start = lx->ls_seen = start;
     lx->in = src->text + start;
     lx->in_len = src->len - start;
     lx->scanner = lex_open(lx);

@@ -45,15 +45,15 @@ struct lex_state {
     const char *in;                 /* the text it reads (borrowed), in_len bytes; in_pos read so far */
     size_t in_len, in_pos;
     int errors_at_start;            /* the diag's count when this source began */
-    int stray_line;                 /* the line of the last stray character reported */
+    size_t stray_line;              /* where the line of the last stray character reported starts, plus 1 */
 
-    /* Position: the next character's line, column and byte offset. */
-    int line, col;
+    /* Position: the next character's byte offset (lines and columns are found when asked: loc.h). */
     size_t off;
     size_t tok_off;                 /* where the token being matched starts */
-    bool after_cr;                  /* the last character was '\r' (so a '\n' is part of it) */
-    size_t line_off;                /* where the line being scanned starts */
-    size_t indent_for;              /* line_off + 1 of the line whose indentation is cached; 0: none */
+    size_t text_start;              /* where the text starts: past a byte order mark */
+    /* Line starts asked for so far: no line break in [ls_start, ls_seen), and ls_start starts a line. */
+    size_t ls_start, ls_seen;
+    size_t indent_for;              /* the line start + 1 of the line whose indentation is cached; 0: none */
     int indent;                     /* that line's leading whitespace, in characters */
 
     /* The string literal being scanned. */
@@ -135,10 +135,10 @@ void lex_close(void *scanner);
 struct ast_value *lex_number(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
 /* A character that starts no token: report it (invalid UTF-8 as such). */
 void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
-/* Bytes in the UTF-8 character at s (n bytes left), or 0 when it is not valid UTF-8 (lex_text.c). */
-size_t lex_char_len(const char *s, size_t n);
-/* Move the position over s[0..n) and give loc the span it covers. */
-void lex_advance(struct lex_state *lx, struct src_loc *loc, const char *s, size_t n);
+/* Where the line holding byte off starts (cheap when asked in the order the scanner reads). */
+size_t lex_line_start(struct lex_state *lx, size_t off);
+/* Move the position over the n bytes of a token and give loc the span it covers. */
+void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n);
 /* String buffer.  lex_str_open: a "..." literal starts (kept in place while it can be). */
 void lex_str_open(struct lex_state *lx);
 void lex_buf_reset(struct lex_state *lx);

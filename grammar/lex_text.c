@@ -1,6 +1,5 @@
 /*
- * lex_text.c — the scanner's text work: positions counted in characters,
- * and string literals (escapes, invalid UTF-8, the dedent of """ strings).
+ * lex_text.c — the scanner's text work: token spans, and string literals (escapes, invalid UTF-8, the dedent of """ strings).
  */
 #include <stdint.h>
 #include <string.h>
@@ -17,99 +16,19 @@ bool lex_too_many(const struct lex_state *lx)
 
 /* ---- Positions ---------------------------------------------------------- */
 
-/*
- * Bytes at s (n of them) before the first one that is not ASCII or is a line
- * end.  Eight at a time: string literals are most of a file, and every byte
- * of them passes through here.
- */
-static size_t ascii_run(const char *s, size_t n)
-{
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, lf, cr;
-        memcpy(&x, s + i, 8);
-        lf = x ^ (ones * '\n');
-        cr = x ^ (ones * '\r');
-        /* A byte of lf or cr is zero where s has that line end; (v - 1) & ~v sets its top bit. */
-        if ((x | ((lf - ones) & ~lf) | ((cr - ones) & ~cr)) & highs)
-            break;
-    }
-    while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\n' && s[i] != '\r')
-        i++;
-    return i;
-}
-
-/* Bytes in the UTF-8 character at s (n bytes left), or 0 when it is not valid UTF-8. */
-size_t lex_char_len(const char *s, size_t n)
-{
-    unsigned char c = (unsigned char)s[0];
-    if (c < 0x80) return 1;
-    size_t w = n < 4 ? n : 4;
-    if (utf8_check(s, w) == 0) return 0;
-    size_t len = 1;
-    while (len < w && ((unsigned char)s[len] & 0xC0) == 0x80) len++;
-    return len;
-}
-
-void lex_advance(struct lex_state *lx, struct src_loc *loc, const char *s, size_t n)
+/* Lines and columns are not counted here: a location is its bytes (loc.h). */
+void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n)
 {
     loc->src = lx->src;
-    loc->off = lx->tok_off = lx->off;
-    loc->line = loc->end_line = lx->line;
-    loc->col = loc->end_col = lx->col;
-    size_t i = 0;
-    while (i < n) {
-        char c = s[i];
-        if ((unsigned char)c < 0x80 && c != '\n' && c != '\r') {
-            /* A run of ASCII, one column a byte: most of every file, so no per-byte UTF-8 check. */
-            size_t j = i + 1 + ascii_run(s + i + 1, n - i - 1);
-            lx->after_cr = false;
-            loc->end_line = lx->line;
-            lx->col += (int)(j - i);
-            loc->end_col = lx->col - 1;
-            i = j;
-            continue;
-        }
-        if (c == '\n') {
-            if (!lx->after_cr) { lx->line++; lx->col = 1; }
-            lx->after_cr = false;
-            i++;
-            lx->line_off = lx->off + i;
-            continue;
-        }
-        lx->after_cr = false;
-        if (c == '\r') {
-            lx->line++;
-            lx->col = 1;
-            lx->after_cr = true;
-            i++;
-            lx->line_off = lx->off + i;
-            continue;
-        }
-        size_t len = lex_char_len(s + i, n - i);
-        loc->end_line = lx->line;
-        loc->end_col = lx->col;
-        lx->col++;
-        i += len ? len : 1;     /* an invalid byte counts as one character, as diag shows it */
-    }
+    loc->off = (uint32_t)(lx->tok_off = lx->off);
     lx->off += n;
+    loc->end = (uint32_t)lx->off;
 }
 
 struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
 {
-    struct src_loc l = *loc;
-    int col = loc->col;
-    size_t i = 0;
-    while (i < byte) {
-        size_t len = lex_char_len(s + i, byte - i);
-        i += len ? len : 1;
-        col++;
-    }
-    l.col = l.end_col = col;
-    l.end_line = l.line;
-    l.off = loc->off + byte;
-    return l;
+    size_t len = s[byte] ? utf8_char_len(s + byte, strnlen(s + byte, 4)) : 0;
+    return loc_bytes(loc->src, loc->off + byte, len ? len : 1);
 }
 
 /* ---- Strings ------------------------------------------------------------ */

@@ -22,8 +22,7 @@ struct ast_file *qz_parse(struct diag *d, const struct source *src)
     perr_init(&e, d, &lx);
     int rc = qzpparse(&lx, &b, &e);
     if (rc != 0 && diag_errors(d) == errors_before) {
-        struct src_loc end = { .src = src, .line = lx.line, .col = lx.col, .end_line = lx.line,
-                               .end_col = lx.col, .off = lx.off };
+        struct src_loc end = loc_bytes(src, lx.off, 0);
         diag_error(d, &end, "the file could not be parsed past this point");
     }
     lex_fini(&lx);

@@ -41,7 +41,7 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
      * over (but the arguments of an unknown word are no such error); a word
      * after an unknown word on its line is that word's argument.
      */
-    bool argument = e->unknown_at_set && e->unknown_line == loc->line &&
+    bool argument = e->unknown_at_set && e->unknown_line == loc_line(loc) &&
                     lex_token_before(e->lx, loc->off) == e->unknown_at;
     if ((recovering && !e->junk_recovery) || argument) {
         if (argument) e->unknown_at = loc->off;
@@ -57,7 +57,7 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
     else
         diag_error(e->d, loc, "unknown statement '%s' in %s", word, where);
     e->unknown_at = loc->off;
-    e->unknown_line = loc->line;
+    e->unknown_line = loc_line(loc);
     e->unknown_at_set = true;
 }
 

@@ -36,12 +36,10 @@ static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_sta
     do {                                                                      \
         if (N) {                                                              \
             (Cur) = YYRHSLOC(Rhs, 1);                                         \
-            (Cur).end_line = YYRHSLOC(Rhs, N).end_line;                       \
-            (Cur).end_col = YYRHSLOC(Rhs, N).end_col;                         \
+            (Cur).end = YYRHSLOC(Rhs, N).end;                                 \
         } else {                                                              \
             (Cur) = YYRHSLOC(Rhs, 0);                                         \
-            (Cur).line = (Cur).end_line;                                      \
-            (Cur).col = (Cur).end_col;                                        \
+            if ((Cur).src) (Cur).off = (uint32_t)loc_last(&(Cur));            \
         }                                                                     \
     } while (0)
 }

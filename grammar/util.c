@@ -81,6 +81,8 @@ char *read_file(const char *path, size_t *len)
         err = EISDIR;
     else if (!S_ISREG(st.st_mode))
         err = EINVAL;
+    else if ((unsigned long long)st.st_size > READ_FILE_MAX)
+        err = EFBIG;
     if (err) {
         close(fd);
         errno = err;
@@ -99,9 +101,9 @@ char *read_file(const char *path, size_t *len)
         if (n + 1 >= cap) buf = xrealloc(buf, cap *= 2);
         size_t got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
-        if (got == 0) break;
+        if (got == 0 || n > READ_FILE_MAX) break;
     }
-    err = ferror(f) ? errno : 0;
+    err = ferror(f) ? errno : n > READ_FILE_MAX ? EFBIG : 0;
     fclose(f);
     if (err) {
         free(buf);

@@ -4,6 +4,7 @@
 #ifndef QZ_UTIL_H
 #define QZ_UTIL_H
 
+#include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -19,9 +20,11 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Read a whole file into a new NUL-terminated buffer; *len gets its size.
  * Returns NULL and sets errno on failure (a folder gives EISDIR; a pipe, a
- * device or a socket, which could block or never end, gives EINVAL).
+ * device or a socket, which could block or never end, gives EINVAL; a file
+ * of more than READ_FILE_MAX bytes, EFBIG: a source's offsets are 32 bits).
  */
 char *read_file(const char *path, size_t *len);
+#define READ_FILE_MAX ((size_t)UINT32_MAX - 1)
 
 /* Number of UTF-8 code points in s[0..n) (continuation bytes not counted). */
 int utf8_width(const char *s, size_t n);

@@ -1,7 +1,7 @@
 # libqz: lexer, parser, AST, diagnostics, loader (shared by quizc and labrun).
 
 GEN_HEADERS := $(BUILD)/gen/quiz.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/keywords.gen.h
-LIBQZ_SRCS  += grammar/arena.c grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c \
+LIBQZ_SRCS  += grammar/arena.c grammar/loc.c grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c \
                grammar/labpath.c grammar/labref.c grammar/labhash.c grammar/snippet.c \
                grammar/keywords.c grammar/lex.c grammar/lex_text.c grammar/parse.c grammar/parse_error.c \
                grammar/build.c grammar/build_lab.c
@@ -48,4 +48,5 @@ $(eval $(call criterion_test,grammar_parser,tests/grammar/test_parser.c $(GRAMMA
 $(eval $(call criterion_test,grammar_md,tests/grammar/test_md.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_load,tests/grammar/test_load.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_build,tests/grammar/test_build.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_loc,tests/grammar/test_loc.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_keywords,tests/grammar/test_keywords.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))

@@ -401,8 +401,9 @@ static size_t judge(struct verify *v)
             verify_expect(cl->e, cl->q, 0, expected, sizeof expected);
         if (why) {
             const struct src_loc *at = &cl->e->loc;
+            struct src_pos p = loc_start(at);
             notes[nnotes] = xasprintf("[%zu] %s:%d:%d (%s): %s", nnotes + 1, at->src ? at->src->path : "?",
-                                      at->line, at->col, cl->q->id, why);
+                                      p.line, p.col, cl->q->id, why);
             snprintf(measured, sizeof measured, "see [%zu]", ++nnotes);
         }
         failed += !pass;

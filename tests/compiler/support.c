@@ -16,8 +16,8 @@ static void record(void *ctx, enum diag_level level, const struct src_loc *loc, 
     struct rec r = {
         .level = level,
         .file = loc && loc->src ? xstrdup(loc->src->path) : NULL,
-        .line = loc ? loc->line : 0,
-        .col = loc ? loc->col : 0,
+        .line = loc_start(loc).line,
+        .col = loc_start(loc).col,
         .msg = xstrdup(msg),
         .loc = loc ? *loc : (struct src_loc){ 0 },
     };

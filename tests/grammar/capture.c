@@ -15,10 +15,11 @@ static void hook(void *ctx, enum diag_level level, const struct src_loc *loc, co
         memset(r, 0, sizeof *r);
         r->level = level;
         if (loc && loc->src) {
-            r->line = loc->line;
-            r->col = loc->col;
-            r->end_line = loc->end_line;
-            r->end_col = loc->end_col;
+            struct src_pos a = loc_start(loc), b = loc_end(loc);
+            r->line = a.line;
+            r->col = a.col;
+            r->end_line = b.line;
+            r->end_col = b.col;
             snprintf(r->path, sizeof r->path, "%s", loc->src->path);
         }
         snprintf(r->msg, sizeof r->msg, "%s", msg);

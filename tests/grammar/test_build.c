@@ -58,8 +58,8 @@ Test(build, a_lab_manifest_gives_each_parameter_its_type)
     cr_assert_eq(p[0].def.num, 4);
     cr_assert_str_eq(ast_text_get(p[0].help, NULL)->raw, "pipeline stages, one rank each");
     cr_assert(p[0].help->neutral);
-    cr_assert_eq(p[0].loc.line, 6);
-    cr_assert_eq(p[0].loc.col, 11);
+    cr_assert_eq(loc_start(&p[0].loc).line, 6);
+    cr_assert_eq(loc_start(&p[0].loc).col, 11);
     cr_assert_null(p[1].help);
     cr_assert_eq(p[2].type, PARAM_ENUM);
     cr_assert_eq(p[2].choices.n, 3);
@@ -80,8 +80,8 @@ Test(build, a_lab_manifest_gives_each_parameter_its_type)
     cr_assert_null(l->metrics.items[0].unit);
     cr_assert_str_eq(l->metrics.items[1].unit, "ms");
     cr_assert_null(l->metrics.items[2].help);
-    cr_assert_eq(l->metrics.items[2].loc.line, 17);
-    cr_assert_eq(l->metrics.items[2].loc.col, 12);
+    cr_assert_eq(loc_start(&l->metrics.items[2].loc).line, 17);
+    cr_assert_eq(loc_start(&l->metrics.items[2].loc).col, 12);
 }
 
 Test(build, a_lab_manifest_takes_text_in_several_languages_for_its_words)
@@ -108,8 +108,8 @@ Test(build, a_lab_manifest_takes_text_in_several_languages_for_its_words)
     cr_assert_eq(p[0].help->trs.n, 2);
     cr_assert_str_eq(ast_text_get(p[0].help, "id")->raw, "tahap pipeline");
     cr_assert_str_eq(ast_text_get(p[0].help, "en")->raw, "pipeline stages");
-    cr_assert_eq(p[0].help->loc.line, 4);
-    cr_assert_eq(p[0].help->loc.col, 31);
+    cr_assert_eq(loc_start(&p[0].help->loc).line, 4);
+    cr_assert_eq(loc_start(&p[0].help->loc).col, 31);
     cr_assert_str_eq(p[0].alias, "p");
     cr_assert_eq(p[1].type, PARAM_ENUM);
     cr_assert_eq(p[1].help->trs.n, 1);
@@ -119,7 +119,7 @@ Test(build, a_lab_manifest_takes_text_in_several_languages_for_its_words)
     const struct ast_metric *m = l->metrics.items;
     cr_assert_str_eq(ast_text_get(m[0].help, "id")->raw, "bagian waktu tahap yang menganggur");
     cr_assert_str_eq(ast_text_get(m[0].help, "en")->raw, "share of stage time spent idle");
-    cr_assert_eq(m[0].help->trs.items[1].loc.line, 9);
+    cr_assert_eq(loc_start(&m[0].help->trs.items[1].loc).line, 9);
     cr_assert_str_eq(m[0].unit, "1");
     cr_assert_str_eq(ast_text_get(m[1].help, "id")->raw, "waktu satu langkah");
     cr_assert_null(m[1].unit);

@@ -66,8 +66,8 @@ static void assert_tok(int i, int kind, int line, int col)
 {
     cr_assert_lt(i, ntoks, "token %d of %d", i, ntoks);
     cr_assert_eq(toks[i].kind, kind, "token %d: kind %d, expected %d", i, toks[i].kind, kind);
-    cr_assert_eq(toks[i].loc.line, line, "token %d: line %d, expected %d", i, toks[i].loc.line, line);
-    cr_assert_eq(toks[i].loc.col, col, "token %d: col %d, expected %d", i, toks[i].loc.col, col);
+    cr_assert_eq(loc_start(&toks[i].loc).line, line, "token %d: line %d, expected %d", i, loc_start(&toks[i].loc).line, line);
+    cr_assert_eq(loc_start(&toks[i].loc).col, col, "token %d: col %d, expected %d", i, loc_start(&toks[i].loc).col, col);
 }
 
 static void assert_error(int i, int line, int col, const char *msg) { cap_assert_error(&cap, i, line, col, msg); }
@@ -144,7 +144,7 @@ Test(lexer, columns_count_characters_not_bytes)
     /* 🙂 is 4 bytes, the curly quotes and é 3 and 2: each is one column. */
     lex("prompt \"Kenapa 🙂 “gelembung” é\" q");
     assert_tok(1, T_STRING, 1, 8);
-    cr_assert_eq(toks[1].loc.end_col, 31);
+    cr_assert_eq(loc_end(&toks[1].loc).col, 31);
     cr_assert_str_eq(toks[1].str, "Kenapa 🙂 “gelembung” é");
     assert_tok(2, T_IDENT, 1, 33);
     cr_assert_eq(toks[2].loc.off, strlen("prompt \"Kenapa 🙂 “gelembung” é\" "));
@@ -232,8 +232,8 @@ Test(lexer, triple_quoted_strings_lose_their_common_indentation)
     cr_assert_eq(toks[0].kind, T_STRING);
     cr_assert_str_eq(toks[0].str, "line one\n  indented\n\nline three");
     assert_tok(0, T_STRING, 1, 3);
-    cr_assert_eq(toks[0].loc.end_line, 6);
-    cr_assert_eq(toks[0].loc.end_col, 9);
+    cr_assert_eq(loc_end(&toks[0].loc).line, 6);
+    cr_assert_eq(loc_end(&toks[0].loc).col, 9);
     assert_tok(1, T_IDENT, 6, 11);
 }
 

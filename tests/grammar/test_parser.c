@@ -40,20 +40,20 @@ Test(parser, a_quiz_takes_every_header_statement)
     const struct ast_quiz *q = file->quiz;
     cr_assert_not_null(q);
     cr_assert_str_eq(q->id, "paralelisme");
-    cr_assert_eq(q->id_loc.line, 1);
-    cr_assert_eq(q->id_loc.col, 6);
+    cr_assert_eq(loc_start(&q->id_loc).line, 1);
+    cr_assert_eq(loc_start(&q->id_loc).col, 6);
     cr_assert_str_eq(ast_text_get(q->title, NULL)->raw, "Kuis");
     cr_assert_eq(q->langs.n, 2);
     cr_assert_str_eq(q->langs.items[0].tag, "id");
     cr_assert_str_eq(q->langs.items[1].tag, "en");
-    cr_assert_eq(q->langs.items[1].loc.col, 19);
+    cr_assert_eq(loc_start(&q->langs.items[1].loc).col, 19);
     cr_assert_str_eq(ast_text_get(q->intro, NULL)->raw, "Halo");
     cr_assert_eq(q->feedback, FEEDBACK_ON_SUBMIT);
     cr_assert_eq(q->shuffle, SHUFFLE_ALL);
     cr_assert(q->has_passing);
     cr_assert_eq(q->passing, 75);
-    cr_assert_eq(q->passing_loc.line, 7);
-    cr_assert_eq(q->passing_loc.col, 13);
+    cr_assert_eq(loc_start(&q->passing_loc).line, 7);
+    cr_assert_eq(loc_start(&q->passing_loc).col, 13);
     cr_assert_null(file->lab);
 }
 
@@ -80,14 +80,14 @@ Test(parser, a_language_block_holds_one_string_per_tag)
     cr_assert_eq(t->trs.n, 2);
     cr_assert_str_eq(t->trs.items[0].lang, "id");
     cr_assert_str_eq(t->trs.items[0].raw, "Apa yang dimaksud dengan “gelembung”?");
-    cr_assert_eq(t->trs.items[0].loc.line, 3);
-    cr_assert_eq(t->trs.items[0].loc.col, 5);
-    cr_assert_eq(t->trs.items[0].loc.end_col, 47);
+    cr_assert_eq(loc_start(&t->trs.items[0].loc).line, 3);
+    cr_assert_eq(loc_start(&t->trs.items[0].loc).col, 5);
+    cr_assert_eq(loc_end(&t->trs.items[0].loc).col, 47);
     cr_assert_str_eq(ast_text_get(t, "en")->raw, "What is the bubble?");
     cr_assert_str_eq(ast_text_get(t, "fr")->raw, t->trs.items[0].raw);
-    cr_assert_eq(t->loc.line, 2);
-    cr_assert_eq(t->loc.col, 9);
-    cr_assert_eq(t->loc.end_line, 5);
+    cr_assert_eq(loc_start(&t->loc).line, 2);
+    cr_assert_eq(loc_start(&t->loc).col, 9);
+    cr_assert_eq(loc_end(&t->loc).line, 5);
 }
 
 Test(parser, a_single_string_is_language_neutral_text_parsed_as_markdown)
@@ -124,15 +124,15 @@ Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
     struct ast_question *q = question(0);
     cr_assert_eq(q->kind, Q_SINGLE);
     cr_assert_str_eq(q->id, "q3");
-    cr_assert_eq(q->loc.line, 2);
-    cr_assert_eq(q->loc.col, 3);
+    cr_assert_eq(loc_start(&q->loc).line, 2);
+    cr_assert_eq(loc_start(&q->loc).col, 3);
     cr_assert_eq(q->choices.n, 3);
     cr_assert_not(q->choices.items[0].correct);
     cr_assert_null(q->choices.items[0].because);
     cr_assert_str_eq(ast_text_get(q->choices.items[1].because, NULL)->raw, "why not b");
     cr_assert(q->choices.items[2].correct);
-    cr_assert_eq(q->choices.items[2].loc.line, 6);
-    cr_assert_eq(q->choices.items[2].loc.col, 5);
+    cr_assert_eq(loc_start(&q->choices.items[2].loc).line, 6);
+    cr_assert_eq(loc_start(&q->choices.items[2].loc).col, 5);
     cr_assert_str_eq(ast_text_get(q->explain, NULL)->raw, "e");
     cr_assert_eq(q->points, 2.5);
     struct ast_question *m = question(1);
@@ -149,7 +149,7 @@ Test(parser, truefalse_takes_true_or_false)
              "truefalse q11 { prompt \"p\" answer false }\n");
     cr_assert(question(0)->has_answer);
     cr_assert(question(0)->tf_answer);
-    cr_assert_eq(question(0)->answer_loc.col, 28);
+    cr_assert_eq(loc_col(&question(0)->answer_loc), 28);
     cr_assert(question(1)->has_answer);
     cr_assert_not(question(1)->tf_answer);
     cr_assert_null(file->quiz);
@@ -165,7 +165,7 @@ Test(parser, numeric_answers_are_exact_within_a_tolerance_or_a_range)
     cr_assert_eq(a->numeric->kind, NUM_TOLERANCE);
     cr_assert_float_eq(a->numeric->value.num, 0.2727, 1e-12);
     cr_assert_float_eq(a->numeric->tolerance.num, 0.01, 1e-12);
-    cr_assert_eq(a->numeric->tolerance.loc.col, 45);
+    cr_assert_eq(loc_start(&a->numeric->tolerance.loc).col, 45);
     cr_assert_str_eq(ast_text_get(a->unit, NULL)->raw, "fraction");
     cr_assert_eq(b->numeric->kind, NUM_RANGE);
     cr_assert_float_eq(b->numeric->lo.num, 0.26, 1e-12);
@@ -185,7 +185,7 @@ Test(parser, a_text_question_accepts_a_list_of_strings)
     cr_assert_eq(q->accept.n, 3);
     cr_assert_str_eq(q->accept.items[1].raw, "nvlink 4");
     cr_assert_null(q->accept.items[1].lang);
-    cr_assert_eq(q->accept.items[1].loc.col, 40);
+    cr_assert_eq(loc_start(&q->accept.items[1].loc).col, 40);
 }
 
 Test(parser, a_lab_reference_takes_arguments_and_expectations)
@@ -207,17 +207,17 @@ Test(parser, a_lab_reference_takes_arguments_and_expectations)
     cr_assert_eq(q->labs.n, 3);
     struct ast_labref *r = &q->labs.items[0];
     cr_assert_str_eq(r->name, "bubble");
-    cr_assert_eq(r->name_loc.line, 3);
-    cr_assert_eq(r->name_loc.col, 7);
+    cr_assert_eq(loc_start(&r->name_loc).line, 3);
+    cr_assert_eq(loc_start(&r->name_loc).col, 7);
     cr_assert_eq(r->args.n, 2);
     cr_assert_str_eq(r->args.items[1].name, "microbatches");
-    cr_assert_eq(r->args.items[1].loc.col, 27);
+    cr_assert_eq(loc_start(&r->args.items[1].loc).col, 27);
     cr_assert_eq(r->args.items[1].value.kind, VAL_NUMBER);
     cr_assert_eq(r->expects.n, 1);
     cr_assert_eq(r->expects.items[0].op, CMP_GT);
     cr_assert_float_eq(r->expects.items[0].value.num, 0.7, 1e-12);
-    cr_assert_eq(r->expects.items[0].metric_loc.line, 4);
-    cr_assert_eq(r->expects.items[0].metric_loc.col, 12);
+    cr_assert_eq(loc_start(&r->expects.items[0].metric_loc).line, 4);
+    cr_assert_eq(loc_start(&r->expects.items[0].metric_loc).col, 12);
 
     r = &q->labs.items[1];
     cr_assert_eq(r->args.n, 5);
@@ -234,16 +234,16 @@ Test(parser, a_lab_reference_takes_arguments_and_expectations)
     cr_assert_not(r->expects.items[5].of_answer);
     cr_assert(r->expects.items[5].tolerance.percent);
     cr_assert_float_eq(r->expects.items[5].value.num, 0.5, 1e-12);
-    cr_assert_eq(r->expects.items[4].loc.line, 9);
-    cr_assert_eq(r->expects.items[4].loc.col, 5);
-    cr_assert_eq(r->expects.items[4].loc.end_col, 48);
+    cr_assert_eq(loc_start(&r->expects.items[4].loc).line, 9);
+    cr_assert_eq(loc_start(&r->expects.items[4].loc).col, 5);
+    cr_assert_eq(loc_end(&r->expects.items[4].loc).col, 48);
 
     cr_assert_eq(q->labs.items[2].args.n, 0);
     cr_assert_eq(q->snippets.n, 1);
     cr_assert_str_eq(q->snippets.items[0].lab, "bubble");
     cr_assert_str_eq(q->snippets.items[0].region, "gpipe-schedule");
-    cr_assert_eq(q->snippets.items[0].loc.line, 12);
-    cr_assert_eq(q->snippets.items[0].loc.col, 3);
+    cr_assert_eq(loc_start(&q->snippets.items[0].loc).line, 12);
+    cr_assert_eq(loc_start(&q->snippets.items[0].loc).col, 3);
 }
 
 Test(parser, keywords_serve_as_names_where_a_name_is_expected)
@@ -279,8 +279,8 @@ Test(parser, includes_and_questions_keep_source_order)
     cr_assert_not_null(file->items.items[0].question);
     cr_assert_not_null(file->items.items[1].include);
     cr_assert_str_eq(file->items.items[1].include->path, "more.qz");
-    cr_assert_eq(file->items.items[1].include->loc.line, 3);
-    cr_assert_eq(file->items.items[1].include->loc.col, 3);
+    cr_assert_eq(loc_start(&file->items.items[1].include->loc).line, 3);
+    cr_assert_eq(loc_start(&file->items.items[1].include->loc).col, 3);
     cr_assert_null(file->items.items[1].include->file);
     cr_assert_str_eq(question(2)->id, "b");
     cr_assert_not_null(file->quiz->title);
@@ -296,11 +296,11 @@ Test(parser, a_file_of_questions_and_includes_needs_no_quiz)
 Test(parser, a_byte_order_mark_is_skipped_and_columns_start_after_it)
 {
     parse_ok("\xEF\xBB\xBFquiz q {\r\n  title \"t\"\r\n}\r\n");
-    cr_assert_eq(file->quiz->loc.line, 1);
-    cr_assert_eq(file->quiz->loc.col, 1);
+    cr_assert_eq(loc_start(&file->quiz->loc).line, 1);
+    cr_assert_eq(loc_start(&file->quiz->loc).col, 1);
     cr_assert_eq(file->quiz->loc.off, 3);
-    cr_assert_eq(file->quiz->title->loc.line, 2);
-    cr_assert_eq(file->quiz->title->loc.col, 9);
+    cr_assert_eq(loc_start(&file->quiz->title->loc).line, 2);
+    cr_assert_eq(loc_start(&file->quiz->title->loc).col, 9);
 }
 
 Test(parser, an_empty_file_is_an_empty_tree)

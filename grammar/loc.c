@@ -1,0 +1,150 @@
+/*
+ * loc.c — lines and columns of byte offsets, found when asked.
+ */
+#include "loc.h"
+
+#include <string.h>
+
+#include "util.h"
+
+/*
+ * Bytes at s (n of them) before the first one that is not ASCII or is a line
+ * end.  Eight at a time: a column is most often asked of a long line of text.
+ */
+static size_t ascii_run(const char *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, lf, cr;
+        memcpy(&x, s + i, 8);
+        lf = x ^ (ones * '\n');
+        cr = x ^ (ones * '\r');
+        /* A byte of lf or cr is zero where s has that line end; (v - 1) & ~v sets its top bit. */
+        if ((x | ((lf - ones) & ~lf) | ((cr - ones) & ~cr)) & highs)
+            break;
+    }
+    while (i < n && (unsigned char)s[i] < 0x80 && s[i] != '\n' && s[i] != '\r')
+        i++;
+    return i;
+}
+
+size_t utf8_char_len(const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    if (c < 0x80) return 1;
+    /* The lead byte says how long the character is; a continuation byte after it is not part of it. */
+    size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    return len <= n && utf8_check(s, len) == len ? len : 0;
+}
+
+/* The table of line starts: line k (from 0) starts at lines[k]. */
+static void make_lines(struct source *s)
+{
+    const char *t = s->text;
+    size_t n = 1;
+    for (size_t i = 0; i < s->len; i++)
+        if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < s->len && t[i + 1] == '\n')))
+            n++;
+    uint32_t *lines = xmalloc(n * sizeof *lines);
+    size_t k = 0;
+    lines[k++] = 0;
+    for (size_t i = 0; i < s->len; i++)
+        if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < s->len && t[i + 1] == '\n')))
+            lines[k++] = (uint32_t)(i + 1);
+    s->lines = lines;
+    s->nlines = n;
+}
+
+/* Line k (from 0) of s's table, made now if need be. */
+static const uint32_t *lines_of(const struct source *cs)
+{
+    /* The table is a cache: making it changes nothing a reader of the source sees. */
+    struct source *s = (struct source *)cs;
+    if (!s->lines) make_lines(s);
+    return s->lines;
+}
+
+/* Where the characters of the line holding off are counted from: its start, past a BOM on line 1. */
+static size_t count_from(const struct source *s, size_t line0, size_t start, size_t off)
+{
+    if (line0 == 0 && s->len >= 3 && !memcmp(s->text, "\xEF\xBB\xBF", 3) && off >= 3)
+        return 3;
+    return start;
+}
+
+struct src_pos src_pos(const struct source *s, size_t off)
+{
+    const uint32_t *lines = lines_of(s);
+    if (off > s->len) off = s->len;
+    size_t lo = 0, hi = s->nlines;      /* the last line start <= off is in [lo, hi) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lines[mid] <= off) lo = mid;
+        else hi = mid;
+    }
+    const char *t = s->text;
+    size_t i = count_from(s, lo, lines[lo], off);
+    int col = 1;
+    while (i < off) {
+        size_t run = ascii_run(t + i, off - i);
+        if (run) {
+            i += run;
+            col += (int)run;
+            continue;
+        }
+        size_t len = t[i] == '\r' || t[i] == '\n' ? 1 : utf8_char_len(t + i, off - i);
+        i += len ? len : 1;
+        col++;
+    }
+    return (struct src_pos){ .line = (int)lo + 1, .col = col };
+}
+
+size_t src_offset(const struct source *s, int line, int col)
+{
+    const uint32_t *lines = lines_of(s);
+    size_t k = line < 1 ? 0 : (size_t)line - 1;
+    if (k >= s->nlines) return s->len;
+    size_t end = k + 1 < s->nlines ? lines[k + 1] : s->len;
+    size_t i = count_from(s, k, lines[k], end);
+    for (int c = 1; c < col && i < end && s->text[i] != '\n' && s->text[i] != '\r'; c++) {
+        size_t len = utf8_char_len(s->text + i, end - i);
+        i += len ? len : 1;
+    }
+    return i;
+}
+
+void src_lines_free(struct source *s)
+{
+    free(s->lines);
+    s->lines = NULL;
+    s->nlines = 0;
+}
+
+size_t loc_last(const struct src_loc *l)
+{
+    const char *t = l->src->text;
+    size_t end = l->end;
+    while (end > l->off && (t[end - 1] == '\n' || t[end - 1] == '\r'))
+        end--;
+    /* Forward, as the scanner counts: a stray continuation byte is a character of its own. */
+    size_t i = l->off, last = l->off;
+    while (i < end) {
+        last = i;
+        size_t len = utf8_char_len(t + i, end - i);
+        i += len ? len : 1;
+    }
+    return last;
+}
+
+struct src_pos loc_start(const struct src_loc *l)
+{
+    if (!loc_known(l)) return (struct src_pos){ 0, 0 };
+    return src_pos(l->src, l->off);
+}
+
+struct src_pos loc_end(const struct src_loc *l)
+{
+    if (!loc_known(l)) return (struct src_pos){ 0, 0 };
+    return src_pos(l->src, loc_last(l));
+}
