@@ -20,12 +20,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "loc.h"
 
 /* A growable array of T: items, count, capacity.  Push with VEC_PUSH. */
 #define VEC(T) struct { T *items; size_t n, cap; }
+/*
+ * The same with 32-bit counts, for the vectors of which a bank has millions
+ * (a text's strings, a question's choices): 16 bytes instead of 24.  A
+ * source is under 4 GiB (loc.h), so none can hold more.
+ */
+#define TVEC(T) struct { T *items; uint32_t n, cap; }
 
 /* ---- Markdown subset ---------------------------------------------------- */
 
@@ -75,7 +82,7 @@ struct ast_tr {
 
 /* TEXT: one neutral string, or a { lang: "..." ... } block. */
 struct ast_text {
-    VEC(struct ast_tr) trs; /* in source order */
+    TVEC(struct ast_tr) trs; /* in source order */
     bool neutral;           /* written as a single string, not a block */
     struct src_loc loc;
 };
@@ -128,8 +135,8 @@ struct ast_labdef;
 struct ast_labref {
     char *name;
     struct src_loc name_loc;
-    VEC(struct ast_arg) args;
-    VEC(struct ast_expect) expects;
+    TVEC(struct ast_arg) args;
+    TVEC(struct ast_expect) expects;
     struct src_loc loc;
     const struct ast_labdef *def;   /* set by lab resolution; borrowed */
     const struct qz_run *run;       /* quizc --runs: the run recorded for these values; borrowed, or NULL */
@@ -179,7 +186,7 @@ struct ast_question {
     double points;              /* default 1 */
     struct src_loc points_loc;
 
-    VEC(struct ast_choice) choices; /* Q_SINGLE, Q_MULTIPLE */
+    TVEC(struct ast_choice) choices; /* Q_SINGLE, Q_MULTIPLE */
 
     struct src_loc answer_loc;
 
@@ -191,10 +198,10 @@ struct ast_question {
     const struct ast_numeric *numeric;
     struct ast_text *unit;      /* Q_NUMERIC, or NULL */
 
-    VEC(struct ast_tr) accept;  /* Q_TEXT: accepted answers (lang NULL) */
+    TVEC(struct ast_tr) accept;  /* Q_TEXT: accepted answers (lang NULL) */
 
-    VEC(struct ast_labref) labs;
-    VEC(struct ast_snippet) snippets;
+    TVEC(struct ast_labref) labs;
+    TVEC(struct ast_snippet) snippets;
 };
 
 extern const struct ast_numeric ast_no_numeric;
