@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "ast.h"
 #include "lab.h"
@@ -63,6 +64,14 @@ struct lab_report {
 
 /* path ("-": stdout) gets data, through a temporary and a rename. */
 int report_write_file(const char *path, const char *data, size_t len);
+
+/*
+ * path gets root as JSON (indented by indent, keys in order) and a line
+ * end, as report_write_file writes; root is released.  When it cannot be
+ * encoded, "labrun: error: WHATcannot encode PATH as JSON" goes to err.
+ */
+struct json_t;
+int report_write_json(struct json_t *root, size_t indent, const char *path, FILE *err, const char *what);
 
 /* A metric value as the table and the SVG show it. */
 void report_fmt_value(char *buf, size_t n, double v);

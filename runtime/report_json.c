@@ -31,22 +31,20 @@ static json_t *number(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static int dump(json_t *root, const char *path)
+int report_write_json(json_t *root, size_t indent, const char *path, FILE *err, const char *what)
 {
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(root, JSON_INDENT(indent) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!s) {
-        fprintf(stderr, "labrun: error: cannot encode %s as JSON\n", path);
+        fprintf(err, "labrun: error: %scannot encode %s as JSON\n", what, path);
         return -1;
     }
     size_t len = strlen(s);
-    char *withnl = xmalloc(len + 2);
-    memcpy(withnl, s, len);
-    withnl[len] = '\n';
-    withnl[len + 1] = '\0';
+    s = xrealloc(s, len + 2);
+    s[len++] = '\n';
+    s[len] = '\0';
+    int rc = report_write_file(path, s, len);
     free(s);
-    int rc = report_write_file(path, withnl, len + 1);
-    free(withnl);
     return rc;
 }
 
@@ -103,7 +101,7 @@ int lab_report_write_json(const struct lab_report *r, const char *path)
     for (size_t i = 0; i < r->notes.n; i++)
         json_array_append_new(notes, json_string(r->notes.items[i]));
     json_object_set_new(root, "notes", notes);
-    return dump(root, path);
+    return report_write_json(root, 2, path, stderr, "");
 }
 
 /*
@@ -136,5 +134,5 @@ int lab_report_write_trace(const struct lab_report *r, const char *path)
         json_array_append_new(events, ev);
     }
     json_t *root = json_pack("{s:o, s:s}", "traceEvents", events, "displayTimeUnit", "ms");
-    return dump(root, path);
+    return report_write_json(root, 2, path, stderr, "");
 }

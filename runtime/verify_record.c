@@ -181,17 +181,5 @@ int record_write(const char *path, const char *dir, const char *quiz, const stru
     }
     json_t *root = json_pack("{s:s, s:i, s:s, s:o}", "format", RUNS_FORMAT, "version", RUNS_VERSION,
                              "quiz", quiz, "runs", list);
-    char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (!s) {
-        fprintf(err, "labrun: error: --record: cannot encode %s as JSON\n", path);
-        return -1;
-    }
-    size_t len = strlen(s);
-    s = xrealloc(s, len + 2);
-    s[len++] = '\n';
-    s[len] = '\0';
-    int rc = report_write_file(path, s, len);
-    free(s);
-    return rc;
+    return report_write_json(root, 1, path, err, "--record: ");
 }
