@@ -123,18 +123,22 @@ void src_lines_free(struct source *s)
 
 size_t loc_last(const struct src_loc *l)
 {
-    const char *t = l->src->text;
+    const unsigned char *t = (const unsigned char *)l->src->text;
     size_t end = l->end;
     while (end > l->off && (t[end - 1] == '\n' || t[end - 1] == '\r'))
         end--;
-    /* Forward, as the scanner counts: a stray continuation byte is a character of its own. */
-    size_t i = l->off, last = l->off;
-    while (i < end) {
-        last = i;
-        size_t len = utf8_char_len(t + i, end - i);
-        i += len ? len : 1;
-    }
-    return last;
+    if (end == l->off)
+        return l->off;
+    /*
+     * Backward, with the scanner's count: every byte that is not a
+     * continuation byte starts a character, and the last character is the
+     * one from there to the end when that is valid UTF-8, else the last byte
+     * alone.  O(1): the parser asks this of every empty rule.
+     */
+    size_t j = end - 1;
+    while (j > l->off && end - j < 4 && (t[j] & 0xC0) == 0x80)
+        j--;
+    return utf8_char_len((const char *)t + j, end - j) == end - j ? j : end - 1;
 }
 
 struct src_pos loc_start(const struct src_loc *l)

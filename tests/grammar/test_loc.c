@@ -115,3 +115,42 @@ Test(loc, a_file_too_large_for_32_bit_offsets_is_refused_before_it_is_read)
     cr_assert_null(text);
     cr_assert_eq(err, EFBIG);
 }
+
+/* The scanner's count, forward from the start: the last character of [off, end). */
+static size_t last_forward(const char *t, size_t off, size_t end)
+{
+    while (end > off && (t[end - 1] == '\n' || t[end - 1] == '\r'))
+        end--;
+    size_t i = off, last = off;
+    while (i < end) {
+        last = i;
+        size_t len = utf8_char_len(t + i, end - i);
+        i += len ? len : 1;
+    }
+    return last;
+}
+
+Test(loc, the_last_character_found_backward_is_the_one_the_scanner_counts_to)
+{
+    /* Every span of byte strings mixing ASCII, valid and broken UTF-8 and line ends. */
+    static const char *const pieces[] = { "a", "\xC3\xA9", "\xE2\x80\x9C", "\xF0\x9F\x99\x82", "\x80", "\xC3",
+                                          "\xE2\x80", "\xF5", "\n", "\r" };
+    unsigned seed = 12345;
+    for (int round = 0; round < 2000; round++) {
+        char text[64] = "";
+        size_t n = 0;
+        for (int k = 0; k < 6; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof *pieces)];
+            memcpy(text + n, p, strlen(p));
+            n += strlen(p);
+        }
+        text[n] = '\0';
+        const struct source *s = src_of(text);
+        for (size_t off = 0; off < n; off++)
+            for (size_t end = off + 1; end <= n; end++) {
+                struct src_loc l = loc_bytes(s, off, end - off);
+                cr_assert_eq(loc_last(&l), last_forward(text, off, end), "round %d, [%zu, %zu)", round, off, end);
+            }
+    }
+}
