@@ -19,8 +19,6 @@
 #include "labref.h"
 #include "runs.h"
 
-#define RUNS_FORMAT "labrun-runs"   /* runtime/verify_record.h writes the same marker */
-#define RUNS_VERSION 1
 #define MAX_RUNS 4096
 #define MAX_ITEMS 1024              /* params, metrics, checks, notes of one run */
 #define MAX_TEXT 16384              /* one string other than the timeline */
@@ -119,22 +117,6 @@ static json_t *array_at(struct reader *r, const char *where, json_t *o, const ch
     return v;
 }
 
-/* x in the fewest digits that read back as x (4, 0.2727): a parameter's canonical text. */
-static char *num_text(double x)
-{
-    char buf[40];
-    if (x == trunc(x) && fabs(x) < 1e15) {
-        snprintf(buf, sizeof buf, "%.0f", x);
-        return xstrdup(buf);
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    return xstrdup(buf);
-}
-
 static void read_params(struct reader *r, const char *where, json_t *o, struct qz_run *run)
 {
     json_t *ps = json_object_get(o, "params");
@@ -148,10 +130,11 @@ static void read_params(struct reader *r, const char *where, json_t *o, struct q
     }
     const char *key;
     json_t *v;
+    char num[FMT_NUMBER_MAX];
     json_object_foreach(ps, key, v) {
         char *val = NULL;
         if (json_is_number(v))
-            val = num_text(json_number_value(v));
+            val = xstrdup(fmt_number(num, json_number_value(v)));
         else if (json_is_boolean(v))
             val = xstrdup(json_is_true(v) ? "true" : "false");
         else if (json_is_string(v) && json_string_length(v) <= MAX_TEXT && xml_text(json_string_value(v), json_string_length(v)))
@@ -265,16 +248,16 @@ static void read_run(struct reader *r, size_t i, json_t *o, struct qz_run *run)
 static void read_root(struct reader *r, json_t *root, struct qz_runs *rs)
 {
     json_t *fmt = json_object_get(root, "format");
-    if (!json_is_object(root) || !json_is_string(fmt) || strcmp(json_string_value(fmt), RUNS_FORMAT) != 0) {
+    if (!json_is_object(root) || !json_is_string(fmt) || strcmp(json_string_value(fmt), QZ_RUNS_FORMAT) != 0) {
         fail(r, NULL, "not a runs file: it has no \"format\": \"%s\" (labrun --verify QUIZ --record FILE writes one)",
-             RUNS_FORMAT);
+             QZ_RUNS_FORMAT);
         return;
     }
     json_t *ver = json_object_get(root, "version");
-    if (!json_is_integer(ver) || json_integer_value(ver) != RUNS_VERSION) {
+    if (!json_is_integer(ver) || json_integer_value(ver) != QZ_RUNS_VERSION) {
         if (json_is_integer(ver))
             fail(r, NULL, "runs file version %lld; this quizc reads version %d", (long long)json_integer_value(ver),
-                 RUNS_VERSION);
+                 QZ_RUNS_VERSION);
         else
             fail(r, NULL, "\"version\" is missing or not a number");
         return;

@@ -140,6 +140,10 @@ void qz_resolve_labs(struct diag *d, struct qz_course *c, const struct qz_labpat
  */
 char *qz_lab_hash(const char *dir);
 
+/* The runs file: what `labrun --verify --record` writes and `quizc --runs` reads (doc/claims.md). */
+#define QZ_RUNS_FORMAT "labrun-runs"
+#define QZ_RUNS_VERSION 1
+
 /* ---- Snippets (snippet.c) ------------------------------------------------- */
 
 /*

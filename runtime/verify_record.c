@@ -179,7 +179,7 @@ int record_write(const char *path, const char *dir, const char *quiz, const stru
             fprintf(err, "labrun: warning: --record: the run of lab '%s' left no report; it is not recorded\n",
                     runs[i].def->name);
     }
-    json_t *root = json_pack("{s:s, s:i, s:s, s:o}", "format", RUNS_FORMAT, "version", RUNS_VERSION,
+    json_t *root = json_pack("{s:s, s:i, s:s, s:o}", "format", QZ_RUNS_FORMAT, "version", QZ_RUNS_VERSION,
                              "quiz", quiz, "runs", list);
     return report_write_json(root, 1, path, err, "--record: ");
 }

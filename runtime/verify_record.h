@@ -28,9 +28,6 @@
 #include "backend.h"
 #include "report.h"
 
-#define RUNS_FORMAT "labrun-runs"
-#define RUNS_VERSION 1
-
 /* A folder for the children's pieces (a new string), or NULL after printing why to err. */
 char *record_dir_new(FILE *err);
 
