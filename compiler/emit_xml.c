@@ -6,7 +6,6 @@
  * in their shortest exact form.
  */
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,46 +41,6 @@ static const char *fmt_num(char buf[40], double x)
 }
 
 /* ---- Characters XML 1.0 cannot carry ------------------------------------ */
-
-/* Whether any of the 8 bytes in w is below 0x20 or is 0xEF (the lead byte of U+FFFE/U+FFFF). */
-static bool word_suspect(uint64_t w)
-{
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    uint64_t low = (w - 0x20 * ones) & ~w;          /* a byte < 0x20 sets its high bit */
-    uint64_t ef = w ^ (0xEF * ones);                /* a byte 0xEF becomes zero */
-    uint64_t is_ef = (ef - ones) & ~ef;
-    return ((low | is_ef) & highs) != 0;
-}
-
-/*
- * The first code point in s that XML 1.0 forbids (C0 controls other than
- * tab, LF and CR; U+FFFE, U+FFFF), with its byte offset; 0 when there is none.
- * The input is valid UTF-8 (the lexer saw to that), so surrogates cannot occur.
- */
-static unsigned forbidden_char(const char *s, size_t *at)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    /* Skip 8 bytes at a time while none can start a forbidden character: author text is long. */
-    size_t len = strlen(s), i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        if (word_suspect(w))
-            break;
-    }
-    for (; p[i]; i++) {
-        unsigned c = p[i];
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            *at = i;
-            return c;
-        }
-        if (c == 0xEF && p[i + 1] == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF)) {
-            *at = i;
-            return p[i + 2] == 0xBE ? 0xFFFE : 0xFFFF;
-        }
-    }
-    return 0;
-}
 
 /* Whether src[i..] is the escape \u{HEX} for cp. */
 static bool escape_for(const char *src, size_t len, size_t i, unsigned cp)
@@ -129,8 +88,8 @@ static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
 static bool xml_safe(struct emitter *e, const char *s, const struct src_loc *at, const char *what)
 {
     size_t off;
-    unsigned cp = s ? forbidden_char(s, &off) : 0;
-    if (!cp)
+    unsigned cp;
+    if (!s || !xml_forbidden(s, strlen(s), &off, &cp))
         return true;
     struct src_loc l = at ? locate_char(at, cp) : (struct src_loc){ 0 };
     diag_error(e->d, at ? &l : NULL, "%s holds the character U+%04X, which XML 1.0 cannot carry",
@@ -365,7 +324,8 @@ static void write_lab(struct emitter *e, const struct ast_labref *ref)
         const struct ast_param *p = def ? qz_lab_param(def, a->name) : NULL;
         char *v = qz_arg_value(ref, a);
         size_t off;
-        if (!forbidden_char(v, &off)) {    /* reported once, with the command above */
+        unsigned cp;
+        if (!xml_forbidden(v, strlen(v), &off, &cp)) {    /* reported once, with the command above */
             start(e, "param");
             attr(e, "name", a->name);
             attr(e, "value", v);

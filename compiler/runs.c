@@ -50,17 +50,12 @@ static void fail(struct reader *r, const char *where, const char *fmt, ...)
     diag_progname = prog;
 }
 
-/* Whether s is text XML 1.0 carries: no C0 control but tab, LF, CR; no U+FFFE, U+FFFF. */
+/* Whether s[0..n) is text XML 1.0 carries. */
 static bool xml_text(const char *s, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
-            return false;
-        if (p[i] == 0xEF && i + 2 < n && p[i + 1] == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF))
-            return false;
-    }
-    return true;
+    size_t at;
+    unsigned cp;
+    return !xml_forbidden(s, n, &at, &cp);
 }
 
 /* The string at key of o: a new copy, or NULL (reported unless optional and absent). */

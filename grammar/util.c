@@ -163,6 +163,43 @@ const char *fmt_number(char buf[FMT_NUMBER_MAX], double x)
     return buf;
 }
 
+/* Whether any of the 8 bytes in w is below 0x20 or is 0xEF (the lead byte of U+FFFE/U+FFFF). */
+static bool word_suspect(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t low = (w - 0x20 * ones) & ~w;          /* a byte < 0x20 sets its high bit */
+    uint64_t ef = w ^ (0xEF * ones);                /* a byte 0xEF becomes zero */
+    uint64_t is_ef = (ef - ones) & ~ef;
+    return ((low | is_ef) & highs) != 0;
+}
+
+bool xml_forbidden(const char *s, size_t n, size_t *at, unsigned *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    /* Skip 8 bytes at a time while none can start a forbidden character: author text is long. */
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (word_suspect(w))
+            break;
+    }
+    for (; i < n; i++) {
+        unsigned c = p[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            *at = i;
+            *cp = c;
+            return true;
+        }
+        if (c == 0xEF && i + 2 < n && p[i + 1] == 0xBF && (p[i + 2] == 0xBE || p[i + 2] == 0xBF)) {
+            *at = i;
+            *cp = p[i + 2] == 0xBE ? 0xFFFE : 0xFFFF;
+            return true;
+        }
+    }
+    return false;
+}
+
 unsigned new_file_mode(const char *path, unsigned bits)
 {
     struct stat st;

@@ -51,6 +51,13 @@ unsigned new_file_mode(const char *path, unsigned bits);
 #define FMT_NUMBER_MAX 40
 const char *fmt_number(char buf[FMT_NUMBER_MAX], double x);
 
+/*
+ * The first character of s[0..n) that XML 1.0 cannot carry (a C0 control
+ * other than tab, LF and CR, a NUL included; U+FFFE, U+FFFF): true, with its
+ * byte offset in *at and its code point in *cp; false when there is none.
+ */
+bool xml_forbidden(const char *s, size_t n, size_t *at, unsigned *cp);
+
 /* dir/name (no doubled '/'); a new string. */
 char *path_join(const char *dir, const char *name);
 
