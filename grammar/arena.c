@@ -17,6 +17,7 @@
 
 #define ARENA_BLOCK (4u << 20)
 #define ARENA_ALIGN 8
+#define HUGE_PAGE ((size_t)2 << 20)
 
 /*
  * Under AddressSanitizer every piece is a block of its own, from calloc and
@@ -65,6 +66,27 @@ static size_t round_up(size_t n)
 }
 
 #ifndef ARENA_CHECKED
+/*
+ * A block of `mapped` bytes starting on a huge-page boundary, with the
+ * kernel asked for huge pages: a bank's tree then costs one page fault per
+ * 2 MiB instead of per 4 KiB (the faults were a third of --check's time).
+ * Where huge pages are off, the advice is ignored and pages are 4 KiB.
+ */
+static void *map_block(size_t mapped)
+{
+    size_t span = mapped + HUGE_PAGE;
+    unsigned char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        fputs("out of memory\n", stderr);
+        abort();
+    }
+    unsigned char *at = (unsigned char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (at > m) munmap(m, (size_t)(at - m));
+    if (m + span > at + mapped) munmap(at + mapped, (size_t)(m + span - (at + mapped)));
+    madvise(at, mapped, MADV_HUGEPAGE);
+    return at;
+}
+
 /* Room for n more bytes (already rounded) at the top, in a new block if need be. */
 static struct block *room(struct arena *a, size_t n)
 {
@@ -72,11 +94,7 @@ static struct block *room(struct arena *a, size_t n)
     if (b && b->size - b->used >= n) return b;
     size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK - sizeof *b;
     size_t mapped = sizeof *b + size;
-    struct block *nb = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (nb == MAP_FAILED) {
-        fputs("out of memory\n", stderr);
-        abort();
-    }
+    struct block *nb = map_block(mapped);
     nb->size = size;
     nb->used = 0;
     nb->mapped = mapped;
