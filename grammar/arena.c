@@ -8,6 +8,7 @@
  */
 #include "arena.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,6 +156,19 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
     char *p = take(a, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
+    return p;
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = take(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, aq);
+    va_end(aq);
     return p;
 }
 

@@ -28,6 +28,8 @@ void *arena_alloc(struct arena *a, size_t n);
 void *arena_grow(struct arena *a, void *p, size_t old, size_t new_size);
 /* s[0..n) and a NUL, as a string of the arena. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* printf into a new piece of the arena. */
+char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * Names, interned: the one copy of s[0..n) in the arena (the same pointer

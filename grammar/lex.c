@@ -129,34 +129,34 @@ static int indent_before(struct lex_state *lx, size_t off, bool whole_line)
 static void push_brace(struct lex_state *lx, const struct src_loc *loc)
 {
     struct brace b = { .kind = BR_OTHER, .loc = *loc, .block = KWB_NONE, .indent = indent_before(lx, loc->off, true) };
-    const char *name = lx->prev_text ? lx->prev_text : "?";
     const struct kw *head = kw_of(lx->prev2_tok), *before = kw_of(lx->prev_tok);
     bool named = lx->prev_tok == T_IDENT || before;
+    b.name = lx->prev_text;
     if (named && head && head->opens != KWB_NONE) {
         b.block = head->opens;
-        if (head->opens == KWB_QUIZ) {
-            b.kind = BR_QUIZ;
-            b.what = xasprintf("quiz '%s'", name);
-        } else if (head->opens == KWB_LAB) {
-            b.kind = BR_LAB;
-            b.what = xasprintf("lab '%s'", name);
-        } else {
-            b.kind = BR_QUESTION;
-            b.what = xasprintf("%s question '%s'", head->word, name);
-        }
+        b.kind = head->opens == KWB_QUIZ ? BR_QUIZ : head->opens == KWB_LAB ? BR_LAB : BR_QUESTION;
+        b.head = head->word;
     } else if (before && before->text) {
         b.kind = BR_LANG;
-        b.what = xstrdup("language block");
-    } else {
-        b.what = xstrdup("block");
     }
     VEC_PUSH(lx->braces, b);
 }
 
 static void pop_brace(struct lex_state *lx)
 {
-    if (!lx->braces.n) return;
-    free(lx->braces.items[--lx->braces.n].what);
+    if (lx->braces.n) lx->braces.n--;
+}
+
+const char *lex_brace_what(const struct lex_state *lx, const struct brace *b)
+{
+    const char *name = b->name ? b->name : "?";
+    switch (b->kind) {
+    case BR_QUIZ: return arena_printf(lx->arena, "quiz '%s'", name);
+    case BR_LAB: return arena_printf(lx->arena, "lab '%s'", name);
+    case BR_QUESTION: return arena_printf(lx->arena, "%s question '%s'", b->head, name);
+    case BR_LANG: return "language block";
+    default: return "block";
+    }
 }
 
 /* A '}' in the file closes the innermost block; remember it when its indentation says otherwise. */
@@ -165,9 +165,9 @@ static void close_brace(struct lex_state *lx, const struct src_loc *loc)
     if (!lx->braces.n) return;
     struct brace *b = &lx->braces.items[lx->braces.n - 1];
     int ind = indent_before(lx, loc->off, false);
-    if (!lx->suspect.what && b->kind != BR_LANG && ind >= 0 && ind < b->indent) {
+    if (!lx->suspected && b->kind != BR_LANG && ind >= 0 && ind < b->indent) {
         lx->suspect = *b;
-        lx->suspect.what = xstrdup(b->what);
+        lx->suspected = true;
         lx->suspect_close = *loc;
     }
     pop_brace(lx);
@@ -187,7 +187,7 @@ static struct src_loc eof_loc(const struct lex_state *lx)
 static void report_unclosed(struct lex_state *lx, const struct src_loc *at, const char *note)
 {
     const struct brace *b = &lx->braces.items[lx->braces.n - 1];
-    diag_error(lx->d, &b->loc, "unclosed '{' of %s", b->what);
+    diag_error(lx->d, &b->loc, "unclosed '{' of %s", lex_brace_what(lx, b));
     diag_note(lx->d, at, "%s", note);
 }
 
@@ -207,32 +207,13 @@ size_t lex_line_start(struct lex_state *lx, size_t off)
     return a;
 }
 
-/* Copy a spelling into buffer slot i of the parser, grown only when too small. */
-static char *keep_spelling(struct lex_state *lx, int i, const char *s, size_t n)
-{
-    if (n + 1 > lx->spell_cap[i]) {
-        lx->spell_cap[i] = n + 1 < 64 ? 64 : (n + 1) * 2;
-        lx->spell[i] = xrealloc(lx->spell[i], lx->spell_cap[i]);
-    }
-    memcpy(lx->spell[i], s, n);
-    lx->spell[i][n] = '\0';
-    return lx->spell[i];
-}
-
 /* Record a token handed to the grammar. */
 static int deliver(struct lex_state *lx, int tok, QZPSTYPE *lval, const struct src_loc *loc)
 {
-    lx->tok_text = tok == T_IDENT ? keep_spelling(lx, 0, lval->str, strlen(lval->str))
-                : tok == T_NUMBER ? keep_spelling(lx, 0, lval->val->str, strlen(lval->val->str)) : NULL;
+    lx->tok_text = tok == T_IDENT ? lval->str : tok == T_NUMBER ? lval->val->str : NULL;
     if (tok == '{') push_brace(lx, loc);
     else if (tok == '}') close_brace(lx, loc);
-    /* prev2_text keeps the slot prev_text was in; prev_text moves to the other. */
-    int slot = lx->prev_slot == 1 ? 2 : 1;
-    lx->prev2_text = lx->prev_text;
-    lx->prev_text = tok == T_IDENT ? keep_spelling(lx, slot, lval->str, strlen(lval->str))
-                 : kw_is(tok) ? keep_spelling(lx, slot, lx->src->text + loc->off, (size_t)(loc->end - loc->off))
-                 : NULL;
-    lx->prev_slot = slot;
+    lx->prev_text = tok == T_IDENT ? lval->str : kw_is(tok) ? kw_of(tok)->word : NULL;
     lx->prev2_tok = lx->prev_tok;
     lx->prev_tok = tok;
     memmove(lx->recent + 1, lx->recent, sizeof lx->recent - sizeof lx->recent[0]);
@@ -282,9 +263,9 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
         struct src_loc end = lx->eof_loc;
         *lloc = end;
         if (lx->braces.n) {
-            if (!lx->eof_reported && !lx->eof_in_string && lx->suspect.what) {
+            if (!lx->eof_reported && !lx->eof_in_string && lx->suspected) {
                 /* The block whose '}' went to its parent, going by indentation. */
-                diag_error(lx->d, &lx->suspect.loc, "unclosed '{' of %s", lx->suspect.what);
+                diag_error(lx->d, &lx->suspect.loc, "unclosed '{' of %s", lex_brace_what(lx, &lx->suspect));
                 diag_note(lx->d, &lx->suspect_close, "this '}' closed it, though its indentation matches the enclosing block");
                 diag_note(lx->d, &end, "the file ended here");
             } else if (!lx->eof_reported && !lx->eof_in_string) {
@@ -353,15 +334,10 @@ void lex_fini(struct lex_state *lx)
     lx->scanner = NULL;
     while (lx->braces.n) pop_brace(lx);
     VEC_FREE(lx->braces);
-    free(lx->suspect.what);
-    lx->suspect.what = NULL;
+    lx->suspected = false;
     lx->pending.tok = 0;
     intern_fini(&lx->names);
     free(lx->buf);
-    for (int i = 0; i < 3; i++) {
-        free(lx->spell[i]);
-        lx->spell[i] = NULL;
-        lx->spell_cap[i] = 0;
-    }
-    lx->buf = lx->tok_text = lx->prev_text = lx->prev2_text = NULL;
+    lx->buf = NULL;
+    lx->tok_text = lx->prev_text = NULL;
 }

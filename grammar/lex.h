@@ -24,7 +24,8 @@ enum brace_kind {
 struct brace {
     enum brace_kind kind;
     struct src_loc loc;     /* the '{' */
-    char *what;             /* "single question 'q3'": used in messages; owned */
+    const char *name;       /* the name before it (interned, or a keyword's word), or NULL */
+    const char *head;       /* BR_QUESTION: the kind's keyword ("single") */
     enum kw_place block;    /* BR_QUIZ, BR_QUESTION, BR_LAB: the block, for its statements; else KWB_NONE */
     int indent;             /* columns of whitespace before the first token of the '{' line */
 };
@@ -79,24 +80,21 @@ struct lex_state {
      * The first block closed by a '}' indented less than the line that opened
      * it: when the file ends with a block open, this is the likelier culprit.
      */
-    struct brace suspect;           /* suspect.what == NULL: none */
+    struct brace suspect;
+    bool suspected;                 /* suspect holds such a block */
     struct src_loc suspect_close;   /* the '}' that closed it */
 
     /* The tokens handed out. */
     struct pending_tok pending;     /* pending.tok == 0: none */
     bool synthetic;                 /* the last token handed out was supplied by the scanner */
     int prev_tok, prev2_tok;        /* the last token handed out and the one before */
-    char *prev_text, *prev2_text;   /* their spellings (names and keywords only), in spell[]; or NULL */
-    char *tok_text;                 /* spelling of the last name or number, for messages, in spell[0]; or NULL */
     /*
-     * The buffers those spellings live in, reused from token to token: a
-     * copy per token would be three mallocs and frees per token of a bank.
-     * spell[0] holds tok_text; prev_text and prev2_text take turns in
-     * spell[1] and spell[2] (prev_slot: the one prev_text is in).
+     * Their spellings (names and keywords only), or NULL: a name's interned
+     * string or a keyword's word, both alive as long as the tree, so no
+     * token is copied for messages that are seldom written.
      */
-    char *spell[3];                 /* owned */
-    size_t spell_cap[3];
-    int prev_slot;
+    const char *prev_text;
+    const char *tok_text;           /* spelling of the last name or number, for messages; or NULL */
     size_t recent[4];               /* where the last tokens handed out start, latest at [0] */
 };
 
@@ -117,6 +115,8 @@ int qzplex(union QZPSTYPE *lval, struct src_loc *lloc, struct lex_state *lx);
 size_t lex_token_before(const struct lex_state *lx, size_t off);
 /* The innermost open brace that holds statements (not a language block), or NULL at the top. */
 const struct brace *lex_innermost_block(const struct lex_state *lx);
+/* What a block is called in messages ("single question 'q3'"), written in the tree's arena. */
+const char *lex_brace_what(const struct lex_state *lx, const struct brace *b);
 /* This file has had enough errors: the scanner stops reporting and the parse ends. */
 bool lex_too_many(const struct lex_state *lx);
 

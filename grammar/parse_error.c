@@ -27,7 +27,7 @@ static const char *innermost_block(const struct perr_state *e, enum kw_place *bl
     const struct brace *b = lex_innermost_block(e->lx);
     if (b && b->block != KWB_NONE) {
         *block = b->block;
-        return b->what;
+        return lex_brace_what(e->lx, b);
     }
     *block = KWB_FILE;
     return "this file";
