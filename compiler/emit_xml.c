@@ -21,6 +21,7 @@ struct emitter {
     struct diag *d;
     const struct ast_quiz *quiz;
     bool failed;            /* a string could not be written; keep going to report every one */
+    struct md_doc md;       /* the text being written, parsed; reused from text to text */
 };
 
 /* ---- Values ------------------------------------------------------------- */
@@ -171,13 +172,11 @@ static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *wha
     start(e, "text");
     if (tr->lang)
         attr(e, "xml:lang", tr->lang);
-    struct md_doc doc = { 0 };
-    md_parse(tr->raw, &doc);
-    if (doc.blocks.n > 0) {
+    md_parse(tr->raw, &e->md);
+    if (e->md.blocks.n > 0) {
         xw_mixed(e->w);
-        write_md(e->w, &doc);
+        write_md(e->w, &e->md);
     }
-    md_doc_clear(&doc);
     end(e);
 }
 
@@ -485,6 +484,7 @@ int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void 
     end(&e);
     int rc = xw_finish(e.w);
     xw_free(e.w);
+    md_doc_clear(&e.md);
 
     if (rc < 0 && !e.failed) {
         if (diag_errors(d) == errors_before)    /* a failing write may have said why */

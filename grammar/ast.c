@@ -10,15 +10,11 @@
 void md_doc_clear(struct md_doc *d)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->blocks.n; i++) {
-        struct md_block *b = &d->blocks.items[i];
-        for (size_t k = 0; k < b->spans.n; k++)
-            if (!b->spans.items[k].borrowed) free(b->spans.items[k].text);
-        VEC_FREE(b->spans);
-        free(b->info);
-        free(b->code);
-    }
+    for (size_t i = 0; i < d->kept; i++)
+        VEC_FREE(d->blocks.items[i].spans);
     VEC_FREE(d->blocks);
+    free(d->pool);
+    *d = (struct md_doc){ 0 };
 }
 
 struct ast_text *ast_text_new(struct arena *a)

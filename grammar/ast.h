@@ -46,8 +46,7 @@ enum md_span_kind {
 
 struct md_span {
     enum md_span_kind kind;
-    bool borrowed;  /* text is the string md_parse read, not a copy (not freed with the doc) */
-    char *text;     /* UTF-8, unescaped; NULL for MD_BREAK */
+    const char *text;   /* UTF-8, unescaped; NULL for MD_BREAK */
 };
 
 enum md_block_kind {
@@ -58,12 +57,21 @@ enum md_block_kind {
 struct md_block {
     enum md_block_kind kind;
     VEC(struct md_span) spans;  /* MD_PARAGRAPH */
-    char *info;                 /* MD_CODEBLOCK: the word after ```, or NULL */
-    char *code;                 /* MD_CODEBLOCK: the lines, verbatim */
+    const char *info;           /* MD_CODEBLOCK: the word after ```, or NULL */
+    const char *code;           /* MD_CODEBLOCK: the lines, verbatim */
 };
 
+/*
+ * A parsed text.  Its strings point into the text md_parse read or into
+ * the doc's pool; a doc parsed again reuses its blocks, their span vectors
+ * and its pool, so writing a bank's millions of texts through one doc
+ * allocates almost nothing.  md_doc_clear frees it all.
+ */
 struct md_doc {
     VEC(struct md_block) blocks;
+    size_t kept;                /* blocks[0..kept) own span vectors (n may be less) */
+    char *pool;                 /* the spans' copies, pool_cap bytes */
+    size_t pool_cap, pool_n;
 };
 
 /* ---- Localized text ----------------------------------------------------- */

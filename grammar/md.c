@@ -34,18 +34,45 @@ static bool fence(const char *s, size_t n, const char **rest, size_t *rn)
     return true;
 }
 
-static void add_span(struct md_block *b, enum md_span_kind k, const char *s, size_t n)
+/* s[0..n) and a NUL in the doc's pool, which md_parse sized for every copy of the text. */
+static const char *pool_copy(struct md_doc *d, const char *s, size_t n)
+{
+    char *p = d->pool + d->pool_n;
+    memcpy(p, s, n);
+    p[n] = '\0';
+    d->pool_n += n + 1;
+    return p;
+}
+
+/* A new block at the end of the doc, reusing the span vector of a block parsed before. */
+static struct md_block *add_block(struct md_doc *d, enum md_block_kind k)
+{
+    if (d->blocks.n == d->kept) {
+        struct md_block fresh = { 0 };
+        VEC_PUSH(d->blocks, fresh);
+        d->kept++;
+    } else {
+        d->blocks.n++;
+    }
+    struct md_block *b = &d->blocks.items[d->blocks.n - 1];
+    b->kind = k;
+    b->spans.n = 0;
+    b->info = b->code = NULL;
+    return b;
+}
+
+static void add_span(struct md_doc *d, struct md_block *b, enum md_span_kind k, const char *s, size_t n)
 {
     if (k == MD_PLAIN && n == 0) return;
-    if (k == MD_PLAIN && b->spans.n && b->spans.items[b->spans.n - 1].kind == MD_PLAIN) {
-        struct md_span *last = &b->spans.items[b->spans.n - 1];
-        size_t old = strlen(last->text);
-        last->text = xrealloc(last->text, old + n + 1);
-        memcpy(last->text + old, s, n);
-        last->text[old + n] = '\0';
+    struct md_span *last = b->spans.n ? &b->spans.items[b->spans.n - 1] : NULL;
+    if (k == MD_PLAIN && last && last->kind == MD_PLAIN &&
+        last->text + strlen(last->text) + 1 == d->pool + d->pool_n) {
+        /* Plain text after plain text: one span, the copy extended in place. */
+        d->pool_n--;
+        pool_copy(d, s, n);
         return;
     }
-    struct md_span sp = { .kind = k, .text = k == MD_BREAK ? NULL : xstrndup(s, n) };
+    struct md_span sp = { .kind = k, .text = k == MD_BREAK ? NULL : pool_copy(d, s, n) };
     VEC_PUSH(b->spans, sp);
 }
 
@@ -76,7 +103,7 @@ static size_t closing(const char *s, size_t n, size_t from, const char *mark, si
 }
 
 /* One line of a paragraph into spans. */
-static void inline_line(struct md_block *b, const char *s, size_t n)
+static void inline_line(struct md_doc *d, struct md_block *b, const char *s, size_t n)
 {
     size_t plain = 0, i = 0;
     size_t none_from[2] = { SIZE_MAX, SIZE_MAX };  /* closing()'s memory, for * and ** */
@@ -93,8 +120,8 @@ static void inline_line(struct md_block *b, const char *s, size_t n)
                 j += r;
             }
             if (close > i + run) {
-                add_span(b, MD_PLAIN, s + plain, i - plain);
-                add_span(b, MD_CODE, s + i + run, close - i - run);
+                add_span(d, b, MD_PLAIN, s + plain, i - plain);
+                add_span(d, b, MD_CODE, s + i + run, close - i - run);
                 i = plain = close + run;
             } else {
                 i += run;
@@ -106,22 +133,25 @@ static void inline_line(struct md_block *b, const char *s, size_t n)
             size_t m = strong ? 2 : 1;
             size_t close = closing(s, n, i + m, strong ? "**" : "*", m, &none_from[m - 1]);
             if (close) {
-                add_span(b, MD_PLAIN, s + plain, i - plain);
-                add_span(b, strong ? MD_STRONG : MD_EM, s + i + m, close - i - m);
+                add_span(d, b, MD_PLAIN, s + plain, i - plain);
+                add_span(d, b, strong ? MD_STRONG : MD_EM, s + i + m, close - i - m);
                 i = plain = close + m;
             } else {
                 i += m;
             }
             continue;
         }
-        i++;
+        /* On to the next marker; the line ends at a line break or at the text's NUL. */
+        i += 1 + strcspn(s + i + 1, "`*\n");
+        if (i > n) i = n;
     }
-    add_span(b, MD_PLAIN, s + plain, n - plain);
+    add_span(d, b, MD_PLAIN, s + plain, n - plain);
 }
 
 void md_parse(const char *raw, struct md_doc *d)
 {
-    md_doc_clear(d);
+    d->blocks.n = 0;
+    d->pool_n = 0;
     if (!raw) return;
     /*
      * Most texts are one line with no marker at all: one paragraph of one
@@ -132,20 +162,28 @@ void md_parse(const char *raw, struct md_doc *d)
     if (raw[n] == '\0') {
         if (!blank_line(raw, n)) {
             /* The span is raw itself: no copy of the text a second time. */
-            struct md_block b = { .kind = MD_PARAGRAPH };
-            struct md_span sp = { .kind = MD_PLAIN, .borrowed = true, .text = (char *)raw };
-            VEC_PUSH(b.spans, sp);
-            VEC_PUSH(d->blocks, b);
+            struct md_span sp = { .kind = MD_PLAIN, .text = raw };
+            struct md_block *b = add_block(d, MD_PARAGRAPH);
+            VEC_PUSH(b->spans, sp);
         }
         return;
     }
     n += strlen(raw + n);
+    /*
+     * Every copy is a piece of raw and its NUL, and the pieces do not
+     * overlap but for a code block's info word: 2n + 2 bytes always do.
+     */
+    if (d->pool_cap < 2 * n + 2) {
+        free(d->pool);
+        d->pool_cap = 2 * n + 2;
+        d->pool = xmalloc(d->pool_cap);
+    }
     struct md_block *para = NULL;
     /* No closing fence at or after this offset (a closing fence does not depend on its opener). */
     size_t no_fence_from = SIZE_MAX;
     while (i < n) {
-        size_t e = i;
-        while (e < n && raw[e] != '\n') e++;
+        const char *lf = memchr(raw + i, '\n', n - i);
+        size_t e = lf ? (size_t)(lf - raw) : n;
         const char *line = raw + i;
         size_t len = e - i;
         size_t next = e < n ? e + 1 : e;
@@ -180,24 +218,21 @@ void md_parse(const char *raw, struct md_doc *d)
                 while (infolen && space(*info)) { info++; infolen--; }
                 size_t w = 0;
                 while (w < infolen && !space(info[w]) && info[w] != '\r') w++;
-                struct md_block b = { .kind = MD_CODEBLOCK };
-                b.info = w ? xstrndup(info, w) : NULL;
+                struct md_block *b = add_block(d, MD_CODEBLOCK);
+                b->info = w ? pool_copy(d, info, w) : NULL;
                 size_t clen = end > body ? end - body - 1 : 0;   /* without the last line break */
-                b.code = xstrndup(raw + body, clen);
-                VEC_PUSH(d->blocks, b);
+                b->code = pool_copy(d, raw + body, clen);
                 para = NULL;
                 i = next;
                 continue;
             }
         }
         if (!para) {
-            struct md_block b = { .kind = MD_PARAGRAPH };
-            VEC_PUSH(d->blocks, b);
-            para = &d->blocks.items[d->blocks.n - 1];
+            para = add_block(d, MD_PARAGRAPH);
         } else {
-            add_span(para, MD_BREAK, NULL, 0);
+            add_span(d, para, MD_BREAK, NULL, 0);
         }
-        inline_line(para, line, len);
+        inline_line(d, para, line, len);
         i = next;
     }
 }
