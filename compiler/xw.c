@@ -21,6 +21,7 @@ enum { XW_BUF = 64 * 1024 };
 
 struct level {
     const char *name;
+    size_t len;                 /* strlen(name) */
     bool open;                  /* its start tag still waits for its '>' */
     bool mixed;                 /* xw_mixed was called on it */
 };
@@ -52,24 +53,46 @@ static void flush(struct xw *w)
     w->n = 0;
 }
 
-static void put(struct xw *w, const char *p, size_t len)
+/* put when the buffer has no room for the piece: flush, and send a piece bigger than the buffer on. */
+static void put_slow(struct xw *w, const char *p, size_t len)
 {
     if (w->failed)
         return;
-    if (w->n + len > sizeof w->buf) {
-        flush(w);
-        /* A piece bigger than the buffer goes straight out, in pieces the write function can take. */
-        while (len > sizeof w->buf && !w->failed) {
-            if (w->write(w->ctx, p, XW_BUF) != XW_BUF)
-                w->failed = true;
-            p += XW_BUF;
-            len -= XW_BUF;
-        }
-        if (w->failed)
-            return;
+    flush(w);
+    /* A piece bigger than the buffer goes straight out, in pieces the write function can take. */
+    while (len > sizeof w->buf && !w->failed) {
+        if (w->write(w->ctx, p, XW_BUF) != XW_BUF)
+            w->failed = true;
+        p += XW_BUF;
+        len -= XW_BUF;
     }
-    memcpy(w->buf + w->n, p, len);
-    w->n += len;
+    if (w->failed)
+        return;
+    memcpy(w->buf, p, len);
+    w->n = len;
+}
+
+/*
+ * The bytes of a piece into the buffer.  Inline, so that the many pieces of
+ * a known small size (">", "</", a newline) are a store, not a call.  After
+ * a failed write bytes still go into the buffer, which is never sent again.
+ */
+static inline void put(struct xw *w, const char *p, size_t len)
+{
+    if (len <= sizeof w->buf - w->n) {
+        memcpy(w->buf + w->n, p, len);
+        w->n += len;
+    } else {
+        put_slow(w, p, len);
+    }
+}
+
+static inline void put_char(struct xw *w, char c)
+{
+    if (w->n < sizeof w->buf)
+        w->buf[w->n++] = c;
+    else
+        put_slow(w, &c, 1);
 }
 
 static void puts_(struct xw *w, const char *s)
@@ -98,9 +121,9 @@ static void close_start(struct xw *w, bool element_follows)
     if (w->depth == 0 || !w->stack[w->depth - 1].open)
         return;
     w->stack[w->depth - 1].open = false;
-    put(w, ">", 1);
+    put_char(w, '>');
     if (element_follows && layout(w))
-        put(w, "\n", 1);
+        put_char(w, '\n');
 }
 
 void xw_declaration(struct xw *w)
@@ -115,11 +138,12 @@ void xw_start(struct xw *w, const char *name)
         w->cap = w->cap ? 2 * w->cap : 16;
         w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
     }
-    w->stack[w->depth++] = (struct level){ .name = name, .open = true };
+    size_t len = strlen(name);
+    w->stack[w->depth++] = (struct level){ .name = name, .len = len, .open = true };
     if (layout(w))
         indent(w, w->depth - 1);
-    put(w, "<", 1);
-    puts_(w, name);
+    put_char(w, '<');
+    put(w, name, len);
 }
 
 /* s with the characters of set (all ASCII) written as the references of ref. */
@@ -129,18 +153,16 @@ static void escaped(struct xw *w, const char *s, const char *set)
         size_t k = strcspn(s, set);
         put(w, s, k);
         s += k;
-        const char *r;
         switch (*s) {
         case '\0': return;
-        case '&': r = "&amp;"; break;
-        case '<': r = "&lt;"; break;
-        case '>': r = "&gt;"; break;
-        case '"': r = "&quot;"; break;
-        case '\r': r = "&#13;"; break;
-        case '\n': r = "&#10;"; break;
-        default: r = "&#9;"; break;     /* tab */
+        case '&': put(w, "&amp;", 5); break;
+        case '<': put(w, "&lt;", 4); break;
+        case '>': put(w, "&gt;", 4); break;
+        case '"': put(w, "&quot;", 6); break;
+        case '\r': put(w, "&#13;", 5); break;
+        case '\n': put(w, "&#10;", 5); break;
+        default: put(w, "&#9;", 4); break;     /* tab */
         }
-        puts_(w, r);
         s++;
     }
 }
@@ -151,11 +173,11 @@ void xw_attr(struct xw *w, const char *name, const char *value)
         w->failed = true;       /* an attribute after content: a bug in the caller, never valid output */
         return;
     }
-    put(w, " ", 1);
+    put_char(w, ' ');
     puts_(w, name);
     put(w, "=\"", 2);
     escaped(w, value, "&<>\"\r\n\t");
-    put(w, "\"", 1);
+    put_char(w, '"');
 }
 
 void xw_text(struct xw *w, const char *s)
@@ -197,11 +219,11 @@ void xw_end(struct xw *w)
         if (lay)
             w->doindent = true;
         put(w, "</", 2);
-        puts_(w, top->name);
-        put(w, ">", 1);
+        put(w, top->name, top->len);
+        put_char(w, '>');
     }
     if (lay)
-        put(w, "\n", 1);
+        put_char(w, '\n');
     w->depth--;
 }
 
@@ -217,7 +239,7 @@ int xw_finish(struct xw *w)
     while (w->depth > 0 && !w->failed)
         xw_end(w);
     if (!w->indent)
-        put(w, "\n", 1);
+        put_char(w, '\n');
     flush(w);
     return w->failed ? -1 : 0;
 }
