@@ -139,6 +139,8 @@ void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, s
 size_t lex_line_start(struct lex_state *lx, size_t off);
 /* Move the position over the n bytes of a token and give loc the span it covers. */
 void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n);
+/* The token just matched keeps only its first n bytes (after yyless(n)): its span and the position follow. */
+void lex_unread(struct lex_state *lx, struct src_loc *loc, size_t n);
 /* String buffer.  lex_str_open: a "..." literal starts (kept in place while it can be). */
 void lex_str_open(struct lex_state *lx);
 void lex_buf_reset(struct lex_state *lx);

@@ -25,6 +25,12 @@ void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n)
     loc->end = (uint32_t)lx->off;
 }
 
+void lex_unread(struct lex_state *lx, struct src_loc *loc, size_t n)
+{
+    lx->off = lx->tok_off + n;
+    loc->end = (uint32_t)lx->off;
+}
+
 struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
 {
     size_t len = s[byte] ? utf8_char_len(s + byte, strnlen(s + byte, 4)) : 0;
