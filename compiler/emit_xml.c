@@ -24,23 +24,6 @@ struct emitter {
     struct md_doc md;       /* the text being written, parsed; reused from text to text */
 };
 
-/* ---- Values ------------------------------------------------------------- */
-
-/* x in the fewest digits that read back as x: 0.2727, not 0.27270000000000001. */
-static const char *fmt_num(char buf[40], double x)
-{
-    if (x == trunc(x) && fabs(x) < 1e15) {
-        snprintf(buf, 40, "%.0f", x);
-        return buf;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, 40, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    return buf;
-}
-
 /* ---- Characters XML 1.0 cannot carry ------------------------------------ */
 
 /* Whether src[i..] is the escape \u{HEX} for cp. */
@@ -118,8 +101,8 @@ static void attr(struct emitter *e, const char *name, const char *value)
 
 static void attr_num(struct emitter *e, const char *name, double x)
 {
-    char buf[40];
-    attr(e, name, fmt_num(buf, x));
+    char buf[FMT_NUMBER_MAX];
+    attr(e, name, fmt_number(buf, x));
 }
 
 static void element(struct emitter *e, const char *name, const char *content)

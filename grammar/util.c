@@ -166,7 +166,15 @@ const char *fmt_number(char buf[FMT_NUMBER_MAX], double x)
     if (isinf(x)) {
         snprintf(buf, FMT_NUMBER_MAX, "%s", x < 0 ? "-inf" : "inf");
     } else if (x == trunc(x) && fabs(x) < 1e15) {
-        snprintf(buf, FMT_NUMBER_MAX, "%.0f", x);
+        /* An integer, exact in 64 bits: its digits without printf (a bank writes one per question). */
+        char digits[24];
+        int k = 0;
+        unsigned long long u = (unsigned long long)fabs(x);
+        do digits[k++] = (char)('0' + u % 10); while (u /= 10);
+        char *p = buf;
+        if (signbit(x)) *p++ = '-';     /* -0 as printf's %.0f writes it */
+        while (k) *p++ = digits[--k];
+        *p = '\0';
     } else {
         for (int prec = 1; prec <= 17; prec++) {
             snprintf(buf, FMT_NUMBER_MAX, "%.*g", prec, x);

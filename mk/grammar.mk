@@ -54,3 +54,4 @@ $(eval $(call criterion_test,grammar_load,tests/grammar/test_load.c $(GRAMMAR_TE
 $(eval $(call criterion_test,grammar_build,tests/grammar/test_build.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_loc,tests/grammar/test_loc.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_keywords,tests/grammar/test_keywords.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_util,tests/grammar/test_util.c,$(LIBQZ)))

@@ -1,0 +1,72 @@
+/*
+ * test_util.c — the one way numbers are written (fmt_number), and reading a
+ * file whole (read_file).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void expect_number(double x, const char *want)
+{
+    char buf[FMT_NUMBER_MAX];
+    cr_assert_str_eq(fmt_number(buf, x), want, "%.17g written as '%s', expected '%s'", x, buf, want);
+}
+
+Test(fmt_number, integers_are_written_in_full_as_printf_would)
+{
+    expect_number(0, "0");
+    expect_number(-0.0, "-0");
+    expect_number(1, "1");
+    expect_number(-2, "-2");
+    expect_number(10, "10");
+    expect_number(70e9, "70000000000");
+    expect_number(999999999999999, "999999999999999");
+    expect_number(-999999999999999, "-999999999999999");
+    /* Every integer below 1e15 reads as printf's %.0f does: a sweep over the magnitudes. */
+    char want[64], buf[FMT_NUMBER_MAX];
+    for (double x = 1; x < 1e15; x = x * 7 + 3) {
+        for (int sign = -1; sign <= 1; sign += 2) {
+            snprintf(want, sizeof want, "%.0f", sign * x);
+            cr_assert_str_eq(fmt_number(buf, sign * x), want);
+        }
+    }
+}
+
+Test(fmt_number, other_numbers_take_the_fewest_digits_that_read_back)
+{
+    expect_number(0.2727, "0.2727");
+    expect_number(0.1 + 0.2, "0.30000000000000004");
+    expect_number(1e-9, "1e-09");
+    expect_number(1e15, "1e+15");
+    expect_number(2.5, "2.5");
+    expect_number(INFINITY, "inf");
+    expect_number(-INFINITY, "-inf");
+}
+
+Test(read_file, reads_a_file_whole_with_a_nul_after_it)
+{
+    char path[] = "/tmp/qz-util-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    /* Larger than the buffers the reader asks huge pages for, with a NUL inside. */
+    size_t n = (9u << 20) + 13;
+    char *data = malloc(n);
+    for (size_t i = 0; i < n; i++) data[i] = (char)('a' + i % 26);
+    data[12345] = '\0';
+    cr_assert(write(fd, data, n) == (ssize_t)n);
+    close(fd);
+    size_t len = 0;
+    char *got = read_file(path, &len);
+    unlink(path);
+    cr_assert(got != NULL);
+    cr_assert_eq(len, n);
+    cr_assert(memcmp(got, data, n) == 0);
+    cr_assert_eq(got[n], '\0');
+    free(got);
+    free(data);
+}
