@@ -193,8 +193,14 @@ static void report_unclosed(struct lex_state *lx, const struct src_loc *at, cons
 
 size_t lex_line_start(struct lex_state *lx, size_t off)
 {
+    /*
+     * Every line break the scanner reads is matched by a rule that notes
+     * where it ends: a token read since then starts on that line.  Other
+     * offsets are looked for, in the order the scanner reads, so that each
+     * byte is looked at about once, by memrchr.
+     */
+    if (off >= lx->nl_end && off <= lx->off) return lx->nl_end;
     const char *t = lx->src->text;
-    /* Asked in the order the scanner reads, so each byte is looked at about once, by memrchr. */
     size_t floor = off >= lx->ls_seen ? lx->ls_seen : lx->text_start, a;
     const char *lf = memrchr(t + floor, '\n', off - floor);
     size_t from = lf ? (size_t)(lf - t) + 1 : floor;
@@ -322,7 +328,7 @@ void lex_init(struct lex_state *lx, struct diag *d, const struct source *src, st
     intern_init(&lx->names, a);
     /* A leading byte order mark is no text: skip it, columns start after it. */
     size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    lx->off = lx->text_start = lx->ls_start = lx->ls_seen = start;
+    lx->off = lx->text_start = lx->ls_start = lx->ls_seen = lx->nl_end = start;
     lx->in = src->text + start;
     lx->in_len = src->len - start;
     lx->scanner = lex_open(lx);

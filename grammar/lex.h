@@ -54,6 +54,7 @@ struct lex_state {
     size_t text_start;              /* where the text starts: past a byte order mark */
     /* Line starts asked for so far: no line break in [ls_start, ls_seen), and ls_start starts a line. */
     size_t ls_start, ls_seen;
+    size_t nl_end;                  /* just past the last line break the scanner matched (or text_start) */
     size_t indent_for;              /* the line start + 1 of the line whose indentation is cached; 0: none */
     int indent;                     /* that line's leading whitespace, in characters */
 
