@@ -139,7 +139,13 @@ void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, s
 /* Where the line holding byte off starts (cheap when asked in the order the scanner reads). */
 size_t lex_line_start(struct lex_state *lx, size_t off);
 /* Move the position over the n bytes of a token and give loc the span it covers. */
-void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n);
+static inline void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n)
+{
+    loc->src = lx->src;
+    loc->off = (uint32_t)(lx->tok_off = lx->off);
+    lx->off += n;
+    loc->end = (uint32_t)lx->off;
+}
 /* The token just matched keeps only its first n bytes (after yyless(n)): its span and the position follow. */
 void lex_unread(struct lex_state *lx, struct src_loc *loc, size_t n);
 /* String buffer.  lex_str_open: a "..." literal starts (kept in place while it can be). */

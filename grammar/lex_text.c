@@ -17,14 +17,6 @@ bool lex_too_many(const struct lex_state *lx)
 /* ---- Positions ---------------------------------------------------------- */
 
 /* Lines and columns are not counted here: a location is its bytes (loc.h). */
-void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n)
-{
-    loc->src = lx->src;
-    loc->off = (uint32_t)(lx->tok_off = lx->off);
-    lx->off += n;
-    loc->end = (uint32_t)lx->off;
-}
-
 void lex_unread(struct lex_state *lx, struct src_loc *loc, size_t n)
 {
     lx->off = lx->tok_off + n;
