@@ -6,6 +6,12 @@
  * 1980-01-01 00:00, the earliest a zip can hold), the same permissions, and
  * names checked to be relative and free of `..` so an unzip cannot write
  * outside its folder.
+ *
+ * Entries are deflated at ZIP_LEVEL, not zlib's default 6: for the seed
+ * quiz's package (about 190 KB of text) level 6 took 41 % of the
+ * instructions of a whole compile; level 3 takes about half of that for a
+ * package 9 % larger (54 KB instead of 49 KB).  Level 1 saves little more
+ * and grows it 19 %.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +20,8 @@
 #include <zip.h>
 
 #include "emit.h"
+
+#define ZIP_LEVEL 3
 
 /* A name an unzip writes inside its target folder: relative, no "." or ".." parts, no "\". */
 static bool safe_name(const char *name)
@@ -120,7 +128,7 @@ int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d)
             goto free_dst;
         }
         if (zip_file_set_mtime(za, (zip_uint64_t)idx, mtime, 0) < 0 ||
-            zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, 6) < 0 ||
+            zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_DEFLATE, ZIP_LEVEL) < 0 ||
             zip_file_set_external_attributes(za, (zip_uint64_t)idx, 0, ZIP_OPSYS_UNIX,
                                              (zip_uint32_t)(0100644) << 16) < 0) {
             zip_fail(d, f->name, zip_get_error(za));
