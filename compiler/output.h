@@ -25,6 +25,7 @@ struct output_tmp {
     char *tmp;                  /* the temporary beside it */
     int fd;                     /* open on tmp for writing */
     int err;                    /* errno of the first failed output_write, 0 if none */
+    long long written, started; /* bytes written, and how many of them the disk was asked to take */
 };
 int output_begin(struct diag *d, const char *path, struct output_tmp *t);
 /* Write all of data to t->fd; on failure t->err is set and -1 returned. */
