@@ -8,7 +8,8 @@
 // ratios of interleaved pairs, with their min and max ({median, min, max, n}):
 //   quizc_check_vs_gift_pegjs       gift-pegjs parse() time inside node (start-up
 //                                   and file read not counted) / quizc --check as
-//                                   a whole process (start-up, read, parse, checks)
+//                                   a whole process (start-up, read, parse, checks),
+//                                   the middle of three runs in each pair
 //   quizc_compile_vs_xmllint_stream xmllint --stream --noout course.xml / quizc
 //                                   BANK -o course.xml (whole processes)
 //   quizc_check_rss_over_source     peak RSS of quizc --check / bytes of the .qz,
@@ -55,7 +56,18 @@ const ok = (rs) => {
             throw new Error(`a benchmarked process failed (exit ${r.status})`);
     return rs;
 };
-const checkRuns = ok(runs("quizc_check")), compileRuns = ok(runs("quizc_compile"));
+// Pair i's quizc --check: the middle, by wall time, of its three runs (run.sh).
+const middleOf = (prefix) => {
+    const out = [];
+    for (let i = 1; existsSync(join(dir, `${prefix}_${i}_1.json`)); i++) {
+        const rs = [];
+        for (let k = 1; existsSync(join(dir, `${prefix}_${i}_${k}.json`)); k++)
+            rs.push(load(`${prefix}_${i}_${k}.json`));
+        out.push(ok(rs).sort((a, b) => a.wall_s - b.wall_s)[(rs.length - 1) >> 1]);
+    }
+    return out;
+};
+const checkRuns = middleOf("quizc_check"), compileRuns = ok(runs("quizc_compile"));
 const giftRuns = runs("gift_parse"), giftProc = ok(runs("gift_process"));
 const xmllintRuns = ok(runs("xmllint_stream"));
 const monoCheck = ok(runs("quizc_mono_check")), monoCompile = ok(runs("quizc_mono_compile"));
