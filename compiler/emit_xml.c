@@ -82,6 +82,18 @@ static bool xml_safe(struct emitter *e, const char *s, const struct src_loc *at,
     return false;
 }
 
+/*
+ * xml_safe for the value of a string literal at lit: the scanner has looked
+ * at every literal of its source, so one that found none of those
+ * characters there needs no second look (loc.h).
+ */
+static bool literal_safe(struct emitter *e, const char *s, const struct src_loc *lit, const char *what)
+{
+    if (lit->src && lit->src->xml == SRC_XML_CLEAN)
+        return true;
+    return xml_safe(e, s, lit, what);
+}
+
 /* ---- Writer helpers ----------------------------------------------------- */
 
 static void start(struct emitter *e, const char *name)
@@ -150,7 +162,7 @@ static void write_md(struct xw *w, const struct md_doc *doc)
  */
 static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *what)
 {
-    if (!xml_safe(e, tr->raw, &tr->loc, what))
+    if (!literal_safe(e, tr->raw, &tr->loc, what))
         return;
     start(e, "text");
     if (tr->lang)
@@ -408,7 +420,7 @@ static void write_question(struct emitter *e, const struct ast_question *q)
     case Q_TEXT:
         for (size_t i = 0; i < q->accept.n; i++) {
             const struct ast_tr *a = &q->accept.items[i];
-            if (xml_safe(e, a->raw, &a->loc, "this accepted answer"))
+            if (literal_safe(e, a->raw, &a->loc, "this accepted answer"))
                 element(e, "accept", a->raw ? a->raw : "");
         }
         break;

@@ -48,6 +48,7 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->text = text;
     s->len = len;
     s->nul_free = 0;
+    s->xml = SRC_XML_UNSCANNED;
     s->lines = NULL;
     s->nlines = 0;
     d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);

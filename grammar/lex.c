@@ -326,6 +326,7 @@ void lex_init(struct lex_state *lx, struct diag *d, const struct source *src, st
 {
     *lx = (struct lex_state){ .d = d, .src = src, .arena = a, .errors_at_start = diag_errors(d) };
     intern_init(&lx->names, a);
+    if (src->xml == SRC_XML_UNSCANNED) ((struct source *)src)->xml = SRC_XML_CLEAN;
     /* A leading byte order mark is no text: skip it, columns start after it. */
     size_t start = src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
     lx->off = lx->text_start = lx->ls_start = lx->ls_seen = lx->nl_end = start;

@@ -146,6 +146,12 @@ static inline void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t
     lx->off += n;
     loc->end = (uint32_t)lx->off;
 }
+/*
+ * A string literal holds a character XML 1.0 cannot carry (a C0 control
+ * but tab and line breaks, U+FFFE, U+FFFF): the source says so
+ * (struct source's xml), so that a writer of XML checks its strings only then.
+ */
+void lex_xml_unsafe(struct lex_state *lx);
 /* The token just matched keeps only its first n bytes (after yyless(n)): its span and the position follow. */
 void lex_unread(struct lex_state *lx, struct src_loc *loc, size_t n);
 /* String buffer.  lex_str_open: a "..." literal starts (kept in place while it can be). */

@@ -93,9 +93,18 @@ bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char 
     return false;
 }
 
+void lex_xml_unsafe(struct lex_state *lx)
+{
+    ((struct source *)lx->src)->xml = SRC_XML_UNSAFE;
+}
+
 void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
     if (lex_check_utf8(lx, loc, s, n)) {
+        /* U+FFFE and U+FFFF are UTF-8 but not XML 1.0. */
+        for (const char *p = memchr(s, 0xEF, n); p; p = memchr(p + 1, 0xEF, n - (size_t)(p + 1 - s)))
+            if (p + 2 < s + n && (unsigned char)p[1] == 0xBF && ((unsigned char)p[2] | 1) == 0xBF)
+                lex_xml_unsafe(lx);
         lex_str_text(lx, s, n);
         return;
     }
@@ -137,6 +146,8 @@ void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s
         diag_error(lx->d, loc, "'%.*s' is not a Unicode character", (int)n, s);
         return;
     }
+    if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF)
+        lex_xml_unsafe(lx);
     add_code_point(lx, cp);
 }
 

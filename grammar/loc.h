@@ -27,6 +27,12 @@ struct source {
     char *text;             /* the bytes, NUL-terminated (a NUL inside is an error) */
     size_t len;             /* below 4 GiB: offsets are 32 bits (read_file, util.h) */
     size_t nul_free;        /* text[0..nul_free) held no NUL when the scanner read it (0 until then) */
+    /*
+     * What the scanner found of the characters XML 1.0 cannot carry in its
+     * string literals (lex_xml_unsafe): SRC_XML_UNSCANNED until it reads the
+     * source, then SRC_XML_CLEAN unless one holds such a character.
+     */
+    enum { SRC_XML_UNSCANNED, SRC_XML_CLEAN, SRC_XML_UNSAFE } xml;
     uint32_t *lines;        /* where each line starts, made by the first src_pos; freed with the source */
     size_t nlines;
 };
