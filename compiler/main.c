@@ -225,7 +225,8 @@ static char *default_output(const char *input, enum out_format f)
 /*
  * The document goes to the output's temporary as it is made, gathered into
  * large writes: holding a big bank's document in memory first cost as much
- * in page faults and copying as making it.
+ * in page faults and copying as making it.  The writer's own buffer is as
+ * large (xw.c), so its full buffers go straight out.
  */
 #define XML_CHUNK (1u << 20)
 

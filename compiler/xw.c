@@ -17,7 +17,11 @@
 #include "util.h"
 #include "xw.h"
 
-enum { XW_BUF = 64 * 1024 };
+/*
+ * As large as the pieces quizc writes to its output file (main.c), which
+ * takes a full buffer as it is, without copying it again.
+ */
+enum { XW_BUF = 1 << 20 };
 
 struct level {
     const char *name;
