@@ -53,8 +53,8 @@ static void note_languages(struct checker *k)
 /* Whether t has a translation tagged tag. */
 static bool has_translation(const struct ast_text *t, const char *tag)
 {
-    for (size_t j = 0; j < t->trs.n; j++)
-        if (t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0)
+    for (size_t j = 0; j < t->n; j++)
+        if (t->trs[j].lang && strcmp(t->trs[j].lang, tag) == 0)
             return true;
     return false;
 }
@@ -69,13 +69,13 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
     if (!t || t->neutral)
         return;
     size_t distinct_declared = 0;   /* tags given once (or for the first time) and declared */
-    for (size_t i = 0; i < t->trs.n; i++) {
-        const struct ast_tr *tr = &t->trs.items[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct ast_tr *tr = &t->trs[i];
         if (!tr->lang)
             continue;
         bool again = false;
         for (size_t j = 0; j < i; j++) {
-            const struct ast_tr *o = &t->trs.items[j];
+            const struct ast_tr *o = &t->trs[j];
             if (o->lang && strcmp(o->lang, tr->lang) == 0) {
                 diag_error(k->d, &tr->loc, "the '%s' translation of the %s is given twice", tr->lang, what);
                 diag_note(k->d, &o->loc, "first given here");
@@ -108,7 +108,7 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
     for (size_t i = 0; i < k->quiz->langs.n; i++) {
         const char *tag = k->quiz->langs.items[i].tag;
         if (!has_translation(t, tag)) {
-            diag_error(k->d, &t->loc, "missing '%s' translation of the %s", tag, what);
+            diag_error(k->d, ast_text_loc(t), "missing '%s' translation of the %s", tag, what);
             note_languages(k);
         }
     }
@@ -129,9 +129,9 @@ static void check_lab_text(struct checker *k, const struct ast_text *t, const st
         if (has_translation(t, tag))
             continue;
         if (name)
-            diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of the %s of '%s'", lab, tag, what, name);
+            diag_warning(k->d, ast_text_loc(t), "lab '%s' has no '%s' translation of the %s of '%s'", lab, tag, what, name);
         else
-            diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of its %s", lab, tag, what);
+            diag_warning(k->d, ast_text_loc(t), "lab '%s' has no '%s' translation of its %s", lab, tag, what);
         diag_note(k->d, used, "the quiz uses lab '%s' here", lab);
         note_languages(k);
     }

@@ -80,11 +80,18 @@ struct ast_tr {
     struct src_loc loc;     /* the string literal (or "tag: string" entry) */
 };
 
-/* TEXT: one neutral string, or a { lang: "..." ... } block. */
+/*
+ * TEXT: one neutral string, or a { lang: "..." ... } block.  Its strings
+ * follow it in the same piece (a bank has millions of texts, and a vector
+ * of their own cost a pointer and a piece each).  A neutral text's location
+ * is its string's; a block's (its braces) is kept just before the text, so
+ * that a neutral one, the common case, does not carry it: ast_text_loc.
+ * Made by ast_text_alloc.
+ */
 struct ast_text {
-    TVEC(struct ast_tr) trs; /* in source order */
-    bool neutral;           /* written as a single string, not a block */
-    struct src_loc loc;
+    uint32_t n;             /* strings in trs */
+    bool neutral;           /* written as a single string, not a block (then n is 1) */
+    struct ast_tr trs[];    /* in source order */
 };
 
 /* ---- Values used by lab parameters and expectations --------------------- */
@@ -299,7 +306,17 @@ struct ast_file {
  */
 struct ast_file *ast_file_new(const struct source *src);
 void ast_file_free(struct ast_file *f);
-struct ast_text *ast_text_new(struct arena *a);
+/*
+ * A text of n strings (trs zeroed), in arena a, or on the heap when a is
+ * NULL (a manifest's: freed with it).  neutral: one string (n is 1), whose
+ * location is the text's; else a block, whose location is loc.
+ */
+struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const struct src_loc *loc);
+/* Where t is written: its string, or its block's braces. */
+static inline const struct src_loc *ast_text_loc(const struct ast_text *t)
+{
+    return t->neutral ? &t->trs[0].loc : (const struct src_loc *)(const void *)t - 1;
+}
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind);
 struct ast_quiz *ast_quiz_new(struct arena *a);
 /*
