@@ -204,7 +204,8 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         diag_error(k->d, &q->id_loc,
                    "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
                    kind, q->id, n, CHECK_MAX_CHOICES);
-        diag_note(k->d, &q->choices.items[CHECK_MAX_CHOICES].loc, "choice %d is here", CHECK_MAX_CHOICES + 1);
+        struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
+        diag_note(k->d, &at, "choice %d is here", CHECK_MAX_CHOICES + 1);
     }
 
     if (q->kind == Q_SINGLE && ncorrect != 1) {
@@ -214,9 +215,12 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         } else {
             diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has %zu "
                        "(use `multiple` for several)", q->id, ncorrect);
-            for (size_t i = 0; i < n; i++)
-                if (q->choices.items[i].correct)
-                    diag_note(k->d, &q->choices.items[i].loc, "a correct choice");
+            for (size_t i = 0; i < n; i++) {
+                if (!q->choices.items[i].correct)
+                    continue;
+                struct src_loc at = ast_choice_loc(&q->choices.items[i]);
+                diag_note(k->d, &at, "a correct choice");
+            }
         }
     }
     if (q->kind == Q_MULTIPLE && ncorrect == 0 && n > 0 && !k->partial)
@@ -284,9 +288,11 @@ static void check_question(struct checker *k, const struct ast_question *q)
         }
         break;
     }
-    if (q->kind != Q_SINGLE && q->kind != Q_MULTIPLE && q->choices.n > 0)
-        diag_error(k->d, &q->choices.items[0].loc, "%s question '%s' takes no choices "
+    if (q->kind != Q_SINGLE && q->kind != Q_MULTIPLE && q->choices.n > 0) {
+        struct src_loc at = ast_choice_loc(&q->choices.items[0]);
+        diag_error(k->d, &at, "%s question '%s' takes no choices "
                    "(choices belong to single and multiple questions)", kind, q->id);
+    }
 }
 
 /* Ids are unique across the quiz and every file it includes. */

@@ -39,6 +39,12 @@ struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const s
     return t;
 }
 
+struct src_loc ast_choice_loc(const struct ast_choice *c)
+{
+    size_t len = c->correct ? sizeof "correct" - 1 : sizeof "wrong" - 1;  /* keywords.def's spellings */
+    return loc_bytes(ast_text_loc(c->text)->src, c->kw_off, len);
+}
+
 const struct ast_numeric ast_no_numeric;
 
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind)

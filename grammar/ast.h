@@ -161,11 +161,16 @@ struct ast_snippet {
 
 enum ast_qkind { Q_SINGLE, Q_MULTIPLE, Q_TRUEFALSE, Q_NUMERIC, Q_TEXT };
 
+/*
+ * A bank has a few choices a question: a choice keeps only where its
+ * keyword starts, and ast_choice_loc makes the keyword's location from it
+ * and its text's source.
+ */
 struct ast_choice {
-    bool correct;
     struct ast_text *text;
     struct ast_text *because;   /* per-choice feedback, or NULL */
-    struct src_loc loc;         /* the correct/wrong keyword */
+    uint32_t kw_off;            /* the byte offset of its correct/wrong keyword */
+    bool correct;
 };
 
 enum ast_numkind {
@@ -312,6 +317,8 @@ void ast_file_free(struct ast_file *f);
  * location is the text's; else a block, whose location is loc.
  */
 struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const struct src_loc *loc);
+/* The correct/wrong keyword of a choice. */
+struct src_loc ast_choice_loc(const struct ast_choice *c);
 /* Where t is written: its string, or its block's braces. */
 static inline const struct src_loc *ast_text_loc(const struct ast_text *t)
 {

@@ -340,7 +340,7 @@ void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, s
                 struct ast_text *because)
 {
     if (!q_takes(b, correct ? T_CORRECT : T_WRONG, kw)) return;
-    struct ast_choice c = { .correct = correct, .text = t, .because = because, .loc = *kw };
+    struct ast_choice c = { .text = t, .because = because, .kw_off = kw->off, .correct = correct };
     VEC_PUSH(b->choices, c);
 }
 

@@ -131,8 +131,10 @@ Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
     cr_assert_null(q->choices.items[0].because);
     cr_assert_str_eq(ast_text_get(q->choices.items[1].because, NULL)->raw, "why not b");
     cr_assert(q->choices.items[2].correct);
-    cr_assert_eq(loc_start(&q->choices.items[2].loc).line, 6);
-    cr_assert_eq(loc_start(&q->choices.items[2].loc).col, 5);
+    struct src_loc kw = ast_choice_loc(&q->choices.items[2]);
+    cr_assert_eq(loc_start(&kw).line, 6);
+    cr_assert_eq(loc_start(&kw).col, 5);
+    cr_assert_eq(loc_end(&kw).col, 11);
     cr_assert_str_eq(ast_text_get(q->explain, NULL)->raw, "e");
     cr_assert_eq(q->points, 2.5);
     struct ast_question *m = question(1);
