@@ -295,50 +295,51 @@ static void check_question(struct checker *k, const struct ast_question *q)
     }
 }
 
-/* Ids are unique across the quiz and every file it includes. */
-static void check_id(struct checker *k, const struct qz_course *c, size_t i, const size_t *first)
+/*
+ * The ids seen so far, in one hash table (open addressing, FNV-1a): a bank
+ * of 100 000 questions is one look-up each, not a sort.  Questions are
+ * looked up in order, so the one a look-up finds is the earliest.
+ */
+struct id_table {
+    uint32_t *slot;         /* a question's index + 1; 0: empty */
+    uint32_t *hashes;       /* each slot's hash */
+    size_t cap;             /* a power of two, at least twice the questions */
+};
+
+static void ids_init(struct id_table *t, size_t n)
 {
-    const struct ast_question *q = c->questions.items[i];
-    if (!q->id || first[i] == i)
-        return;
-    const struct ast_question *p = c->questions.items[first[i]];
-    diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
-    diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
+    t->cap = 16;
+    while (t->cap < 2 * n) t->cap *= 2;
+    t->slot = xcalloc(t->cap, sizeof *t->slot);
+    t->hashes = xmalloc(t->cap * sizeof *t->hashes);
 }
 
-/*
- * first[i]: the earliest question with question i's id, through one hash
- * table of the ids seen (open addressing, FNV-1a): a bank of 100 000
- * questions is one look-up each, not a sort.
- */
-static size_t *first_with_id(const struct qz_course *c)
+static void ids_free(struct id_table *t)
 {
-    size_t n = c->questions.n;
-    size_t *first = xmalloc((n ? n : 1) * sizeof *first);
-    size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    size_t *slot = xmalloc(cap * sizeof *slot);     /* a question's index + 1; 0: empty */
-    uint32_t *hashes = xmalloc(cap * sizeof *hashes);
-    memset(slot, 0, cap * sizeof *slot);
-    for (size_t i = 0; i < n; i++) {
-        const char *id = c->questions.items[i]->id;
-        first[i] = i;
-        if (!id) continue;
-        uint32_t h = 2166136261u;
-        for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 16777619u;
-        size_t k = h & (cap - 1);
-        for (; slot[k]; k = (k + 1) & (cap - 1))
-            if (hashes[k] == h && strcmp(c->questions.items[slot[k] - 1]->id, id) == 0) break;
-        if (slot[k]) {
-            first[i] = slot[k] - 1;
-        } else {
-            slot[k] = i + 1;
-            hashes[k] = h;
-        }
+    free(t->slot);
+    free(t->hashes);
+}
+
+/* Ids are unique across the quiz and every file it includes: question i's is recorded, or reported. */
+static void check_id(struct checker *k, const struct qz_course *c, size_t i, struct id_table *t)
+{
+    const struct ast_question *q = c->questions.items[i];
+    const char *id = q->id;
+    if (!id)
+        return;
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 16777619u;
+    size_t at = h & (t->cap - 1);
+    for (; t->slot[at]; at = (at + 1) & (t->cap - 1))
+        if (t->hashes[at] == h && strcmp(c->questions.items[t->slot[at] - 1]->id, id) == 0) break;
+    if (!t->slot[at]) {
+        t->slot[at] = (uint32_t)i + 1;
+        t->hashes[at] = h;
+        return;
     }
-    free(slot);
-    free(hashes);
-    return first;
+    const struct ast_question *p = c->questions.items[t->slot[at] - 1];
+    diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
+    diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
 }
 
 /* ---- Questions a syntax error has already been reported in ------------- */
@@ -419,9 +420,10 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
             diag_error(d, &top, "no `quiz NAME { ... }` in this file");
     }
     struct qz_resolver *labs = labpath ? qz_resolver_new(d, c, labpath) : NULL;
-    size_t *first = first_with_id(c);
+    struct id_table ids;
+    ids_init(&ids, c->questions.n);
     for (size_t i = 0; i < c->questions.n; i++) {
-        check_id(&k, c, i, first);
+        check_id(&k, c, i, &ids);
         k.partial = partial[i];
         check_question(&k, c->questions.items[i]);
         if (labs)
@@ -433,7 +435,7 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
             check_lab_langs(&k, c->labs.items[l], used);
     }
     qz_resolver_free(labs);
-    free(first);
+    ids_free(&ids);
     free(partial);
     return diag_errors(d) == k.errors_before;
 }
