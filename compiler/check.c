@@ -53,8 +53,8 @@ static void note_languages(struct checker *k)
 /* Whether t has a translation tagged tag. */
 static bool has_translation(const struct ast_text *t, const char *tag)
 {
-    for (size_t j = 0; j < t->trs.n; j++)
-        if (t->trs.items[j].lang && strcmp(t->trs.items[j].lang, tag) == 0)
+    for (size_t j = 0; j < t->n; j++)
+        if (t->trs[j].lang && strcmp(t->trs[j].lang, tag) == 0)
             return true;
     return false;
 }
@@ -69,13 +69,13 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
     if (!t || t->neutral)
         return;
     size_t distinct_declared = 0;   /* tags given once (or for the first time) and declared */
-    for (size_t i = 0; i < t->trs.n; i++) {
-        const struct ast_tr *tr = &t->trs.items[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct ast_tr *tr = &t->trs[i];
         if (!tr->lang)
             continue;
         bool again = false;
         for (size_t j = 0; j < i; j++) {
-            const struct ast_tr *o = &t->trs.items[j];
+            const struct ast_tr *o = &t->trs[j];
             if (o->lang && strcmp(o->lang, tr->lang) == 0) {
                 diag_error(k->d, &tr->loc, "the '%s' translation of the %s is given twice", tr->lang, what);
                 diag_note(k->d, &o->loc, "first given here");
@@ -108,7 +108,7 @@ static void check_text(struct checker *k, const struct ast_text *t, const char *
     for (size_t i = 0; i < k->quiz->langs.n; i++) {
         const char *tag = k->quiz->langs.items[i].tag;
         if (!has_translation(t, tag)) {
-            diag_error(k->d, &t->loc, "missing '%s' translation of the %s", tag, what);
+            diag_error(k->d, ast_text_loc(t), "missing '%s' translation of the %s", tag, what);
             note_languages(k);
         }
     }
@@ -129,9 +129,9 @@ static void check_lab_text(struct checker *k, const struct ast_text *t, const st
         if (has_translation(t, tag))
             continue;
         if (name)
-            diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of the %s of '%s'", lab, tag, what, name);
+            diag_warning(k->d, ast_text_loc(t), "lab '%s' has no '%s' translation of the %s of '%s'", lab, tag, what, name);
         else
-            diag_warning(k->d, &t->loc, "lab '%s' has no '%s' translation of its %s", lab, tag, what);
+            diag_warning(k->d, ast_text_loc(t), "lab '%s' has no '%s' translation of its %s", lab, tag, what);
         diag_note(k->d, used, "the quiz uses lab '%s' here", lab);
         note_languages(k);
     }
@@ -204,7 +204,8 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         diag_error(k->d, &q->id_loc,
                    "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
                    kind, q->id, n, CHECK_MAX_CHOICES);
-        diag_note(k->d, &q->choices.items[CHECK_MAX_CHOICES].loc, "choice %d is here", CHECK_MAX_CHOICES + 1);
+        struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
+        diag_note(k->d, &at, "choice %d is here", CHECK_MAX_CHOICES + 1);
     }
 
     if (q->kind == Q_SINGLE && ncorrect != 1) {
@@ -214,9 +215,12 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         } else {
             diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has %zu "
                        "(use `multiple` for several)", q->id, ncorrect);
-            for (size_t i = 0; i < n; i++)
-                if (q->choices.items[i].correct)
-                    diag_note(k->d, &q->choices.items[i].loc, "a correct choice");
+            for (size_t i = 0; i < n; i++) {
+                if (!q->choices.items[i].correct)
+                    continue;
+                struct src_loc at = ast_choice_loc(&q->choices.items[i]);
+                diag_note(k->d, &at, "a correct choice");
+            }
         }
     }
     if (q->kind == Q_MULTIPLE && ncorrect == 0 && n > 0 && !k->partial)
@@ -284,55 +288,58 @@ static void check_question(struct checker *k, const struct ast_question *q)
         }
         break;
     }
-    if (q->kind != Q_SINGLE && q->kind != Q_MULTIPLE && q->choices.n > 0)
-        diag_error(k->d, &q->choices.items[0].loc, "%s question '%s' takes no choices "
+    if (q->kind != Q_SINGLE && q->kind != Q_MULTIPLE && q->choices.n > 0) {
+        struct src_loc at = ast_choice_loc(&q->choices.items[0]);
+        diag_error(k->d, &at, "%s question '%s' takes no choices "
                    "(choices belong to single and multiple questions)", kind, q->id);
-}
-
-/* Ids are unique across the quiz and every file it includes. */
-static void check_id(struct checker *k, const struct qz_course *c, size_t i, const size_t *first)
-{
-    const struct ast_question *q = c->questions.items[i];
-    if (!q->id || first[i] == i)
-        return;
-    const struct ast_question *p = c->questions.items[first[i]];
-    diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
-    diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
+    }
 }
 
 /*
- * first[i]: the earliest question with question i's id, through one hash
- * table of the ids seen (open addressing, FNV-1a): a bank of 100 000
- * questions is one look-up each, not a sort.
+ * The ids seen so far, in one hash table (open addressing, FNV-1a): a bank
+ * of 100 000 questions is one look-up each, not a sort.  Questions are
+ * looked up in order, so the one a look-up finds is the earliest.
  */
-static size_t *first_with_id(const struct qz_course *c)
+struct id_table {
+    uint32_t *slot;         /* a question's index + 1; 0: empty */
+    uint32_t *hashes;       /* each slot's hash */
+    size_t cap;             /* a power of two, at least twice the questions */
+};
+
+static void ids_init(struct id_table *t, size_t n)
 {
-    size_t n = c->questions.n;
-    size_t *first = xmalloc((n ? n : 1) * sizeof *first);
-    size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    size_t *slot = xmalloc(cap * sizeof *slot);     /* a question's index + 1; 0: empty */
-    uint32_t *hashes = xmalloc(cap * sizeof *hashes);
-    memset(slot, 0, cap * sizeof *slot);
-    for (size_t i = 0; i < n; i++) {
-        const char *id = c->questions.items[i]->id;
-        first[i] = i;
-        if (!id) continue;
-        uint32_t h = 2166136261u;
-        for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 16777619u;
-        size_t k = h & (cap - 1);
-        for (; slot[k]; k = (k + 1) & (cap - 1))
-            if (hashes[k] == h && strcmp(c->questions.items[slot[k] - 1]->id, id) == 0) break;
-        if (slot[k]) {
-            first[i] = slot[k] - 1;
-        } else {
-            slot[k] = i + 1;
-            hashes[k] = h;
-        }
+    t->cap = 16;
+    while (t->cap < 2 * n) t->cap *= 2;
+    t->slot = xcalloc(t->cap, sizeof *t->slot);
+    t->hashes = xmalloc(t->cap * sizeof *t->hashes);
+}
+
+static void ids_free(struct id_table *t)
+{
+    free(t->slot);
+    free(t->hashes);
+}
+
+/* Ids are unique across the quiz and every file it includes: question i's is recorded, or reported. */
+static void check_id(struct checker *k, const struct qz_course *c, size_t i, struct id_table *t)
+{
+    const struct ast_question *q = c->questions.items[i];
+    const char *id = q->id;
+    if (!id)
+        return;
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 16777619u;
+    size_t at = h & (t->cap - 1);
+    for (; t->slot[at]; at = (at + 1) & (t->cap - 1))
+        if (t->hashes[at] == h && strcmp(c->questions.items[t->slot[at] - 1]->id, id) == 0) break;
+    if (!t->slot[at]) {
+        t->slot[at] = (uint32_t)i + 1;
+        t->hashes[at] = h;
+        return;
     }
-    free(slot);
-    free(hashes);
-    return first;
+    const struct ast_question *p = c->questions.items[t->slot[at] - 1];
+    diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
+    diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
 }
 
 /* ---- Questions a syntax error has already been reported in ------------- */
@@ -413,9 +420,10 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
             diag_error(d, &top, "no `quiz NAME { ... }` in this file");
     }
     struct qz_resolver *labs = labpath ? qz_resolver_new(d, c, labpath) : NULL;
-    size_t *first = first_with_id(c);
+    struct id_table ids;
+    ids_init(&ids, c->questions.n);
     for (size_t i = 0; i < c->questions.n; i++) {
-        check_id(&k, c, i, first);
+        check_id(&k, c, i, &ids);
         k.partial = partial[i];
         check_question(&k, c->questions.items[i]);
         if (labs)
@@ -427,7 +435,7 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
             check_lab_langs(&k, c->labs.items[l], used);
     }
     qz_resolver_free(labs);
-    free(first);
+    ids_free(&ids);
     free(partial);
     return diag_errors(d) == k.errors_before;
 }

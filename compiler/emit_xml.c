@@ -182,11 +182,11 @@ static void write_text(struct emitter *e, const char *name, const struct ast_tex
         return;
     start(e, name);
     bool few[16] = { false };     /* no allocation for the usual handful of translations */
-    bool *done = t->trs.n < 16 ? few : xcalloc(t->trs.n + 1, sizeof *done);
+    bool *done = t->n < 16 ? few : xcalloc(t->n + 1, sizeof *done);
     if (e->quiz && !t->neutral) {
         for (size_t l = 0; l < e->quiz->langs.n; l++) {
-            for (size_t i = 0; i < t->trs.n; i++) {
-                const struct ast_tr *tr = &t->trs.items[i];
+            for (size_t i = 0; i < t->n; i++) {
+                const struct ast_tr *tr = &t->trs[i];
                 if (!done[i] && tr->lang && strcmp(tr->lang, e->quiz->langs.items[l].tag) == 0) {
                     write_tr(e, tr, what);
                     done[i] = true;
@@ -195,9 +195,9 @@ static void write_text(struct emitter *e, const char *name, const struct ast_tex
             }
         }
     }
-    for (size_t i = 0; i < t->trs.n; i++)
+    for (size_t i = 0; i < t->n; i++)
         if (!done[i])
-            write_tr(e, &t->trs.items[i], what);
+            write_tr(e, &t->trs[i], what);
     if (done != few)
         free(done);
     end(e);

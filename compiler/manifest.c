@@ -147,7 +147,7 @@ int scorm_manifest(const struct qz_course *c, enum scorm_version v,
     xmlFreeTextWriter(w);   /* flushes into buf */
     if (rc < 0) {
         /* The title is the only author text here; a character XML forbids is the likely cause. */
-        diag_error(d, c->quiz->title ? &c->quiz->title->loc : NULL,
+        diag_error(d, c->quiz->title ? ast_text_loc(c->quiz->title) : NULL,
                    "cannot write imsmanifest.xml (a character XML 1.0 does not allow in the title?)");
     } else {
         membuf_append(out, xmlBufferContent(buf), (size_t)xmlBufferLength(buf));

@@ -17,9 +17,28 @@ void md_doc_clear(struct md_doc *d)
     *d = (struct md_doc){ 0 };
 }
 
-struct ast_text *ast_text_new(struct arena *a)
+/* Bytes kept before a block's text: its location. */
+static size_t text_head(bool neutral)
 {
-    return arena_alloc(a, sizeof(struct ast_text));
+    return neutral ? 0 : sizeof(struct src_loc);
+}
+
+struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const struct src_loc *loc)
+{
+    size_t head = text_head(neutral);
+    size_t size = head + sizeof(struct ast_text) + n * sizeof(struct ast_tr);
+    unsigned char *p = a ? arena_alloc(a, size) : xcalloc(1, size);
+    struct ast_text *t = (struct ast_text *)(void *)(p + head);
+    t->n = (uint32_t)n;
+    t->neutral = neutral;
+    if (!neutral) *(struct src_loc *)(void *)p = *loc;
+    return t;
+}
+
+struct src_loc ast_choice_loc(const struct ast_choice *c)
+{
+    size_t len = c->correct ? sizeof "correct" - 1 : sizeof "wrong" - 1;  /* keywords.def's spellings */
+    return loc_bytes(ast_text_loc(c->text)->src, c->kw_off, len);
 }
 
 const struct ast_numeric ast_no_numeric;
@@ -50,14 +69,11 @@ static char *heap_str(const char *s)
 struct ast_text *ast_text_heap_copy(const struct ast_text *t)
 {
     if (!t) return NULL;
-    struct ast_text *c = xcalloc(1, sizeof *c);
-    *c = *t;
-    c->trs.items = xcalloc(t->trs.n ? t->trs.n : 1, sizeof *c->trs.items);
-    c->trs.cap = t->trs.n;
-    for (size_t i = 0; i < t->trs.n; i++) {
-        c->trs.items[i] = t->trs.items[i];
-        c->trs.items[i].lang = heap_str(t->trs.items[i].lang);
-        c->trs.items[i].raw = heap_str(t->trs.items[i].raw);
+    struct ast_text *c = ast_text_alloc(NULL, t->neutral, t->n, ast_text_loc(t));
+    for (size_t i = 0; i < t->n; i++) {
+        c->trs[i] = t->trs[i];
+        c->trs[i].lang = heap_str(t->trs[i].lang);
+        c->trs[i].raw = heap_str(t->trs[i].raw);
     }
     return c;
 }
@@ -65,12 +81,11 @@ struct ast_text *ast_text_heap_copy(const struct ast_text *t)
 static void text_heap_free(struct ast_text *t)
 {
     if (!t) return;
-    for (size_t i = 0; i < t->trs.n; i++) {
-        free(t->trs.items[i].lang);
-        free(t->trs.items[i].raw);
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->trs[i].lang);
+        free(t->trs[i].raw);
     }
-    VEC_FREE(t->trs);
-    free(t);
+    free((unsigned char *)t - text_head(t->neutral));
 }
 
 struct ast_labdef *ast_labdef_new(void)
@@ -181,11 +196,11 @@ const char *ast_ptype_name(enum ast_ptype t)
 
 const struct ast_tr *ast_text_get(const struct ast_text *t, const char *lang)
 {
-    if (!t || !t->trs.n) return NULL;
+    if (!t || !t->n) return NULL;
     if (lang)
-        for (size_t i = 0; i < t->trs.n; i++)
-            if (t->trs.items[i].lang && !strcmp(t->trs.items[i].lang, lang)) return &t->trs.items[i];
-    for (size_t i = 0; i < t->trs.n; i++)
-        if (!t->trs.items[i].lang) return &t->trs.items[i];
-    return &t->trs.items[0];
+        for (size_t i = 0; i < t->n; i++)
+            if (t->trs[i].lang && !strcmp(t->trs[i].lang, lang)) return &t->trs[i];
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->trs[i].lang) return &t->trs[i];
+    return &t->trs[0];
 }

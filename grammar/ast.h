@@ -88,11 +88,18 @@ struct ast_tr {
     struct src_loc loc;     /* the string literal (or "tag: string" entry) */
 };
 
-/* TEXT: one neutral string, or a { lang: "..." ... } block. */
+/*
+ * TEXT: one neutral string, or a { lang: "..." ... } block.  Its strings
+ * follow it in the same piece (a bank has millions of texts, and a vector
+ * of their own cost a pointer and a piece each).  A neutral text's location
+ * is its string's; a block's (its braces) is kept just before the text, so
+ * that a neutral one, the common case, does not carry it: ast_text_loc.
+ * Made by ast_text_alloc.
+ */
 struct ast_text {
-    TVEC(struct ast_tr) trs; /* in source order */
-    bool neutral;           /* written as a single string, not a block */
-    struct src_loc loc;
+    uint32_t n;             /* strings in trs */
+    bool neutral;           /* written as a single string, not a block (then n is 1) */
+    struct ast_tr trs[];    /* in source order */
 };
 
 /* ---- Values used by lab parameters and expectations --------------------- */
@@ -162,11 +169,16 @@ struct ast_snippet {
 
 enum ast_qkind { Q_SINGLE, Q_MULTIPLE, Q_TRUEFALSE, Q_NUMERIC, Q_TEXT };
 
+/*
+ * A bank has a few choices a question: a choice keeps only where its
+ * keyword starts, and ast_choice_loc makes the keyword's location from it
+ * and its text's source.
+ */
 struct ast_choice {
-    bool correct;
     struct ast_text *text;
     struct ast_text *because;   /* per-choice feedback, or NULL */
-    struct src_loc loc;         /* the correct/wrong keyword */
+    uint32_t kw_off;            /* the byte offset of its correct/wrong keyword */
+    bool correct;
 };
 
 enum ast_numkind {
@@ -307,7 +319,19 @@ struct ast_file {
  */
 struct ast_file *ast_file_new(const struct source *src);
 void ast_file_free(struct ast_file *f);
-struct ast_text *ast_text_new(struct arena *a);
+/*
+ * A text of n strings (trs zeroed), in arena a, or on the heap when a is
+ * NULL (a manifest's: freed with it).  neutral: one string (n is 1), whose
+ * location is the text's; else a block, whose location is loc.
+ */
+struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const struct src_loc *loc);
+/* The correct/wrong keyword of a choice. */
+struct src_loc ast_choice_loc(const struct ast_choice *c);
+/* Where t is written: its string, or its block's braces. */
+static inline const struct src_loc *ast_text_loc(const struct ast_text *t)
+{
+    return t->neutral ? &t->trs[0].loc : (const struct src_loc *)(const void *)t - 1;
+}
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind);
 struct ast_quiz *ast_quiz_new(struct arena *a);
 /*

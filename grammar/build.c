@@ -35,6 +35,7 @@ struct ast_file *b_finish(struct build_state *b)
 {
     q_flush(b);
     VEC_FREE(b->choices);
+    VEC_FREE(b->trs);
     /* Blocks left open by an abandoned parse. */
     if (b->lab && b->lab != b->file->lab) ast_labdef_free(b->lab);
     b->quiz = NULL;
@@ -267,28 +268,32 @@ static struct ast_tr make_tr(char *lang, char *raw, const struct src_loc *loc)
 /* text: STRING */
 struct ast_text *b_text_string(struct build_state *b, char *s, const struct src_loc *loc)
 {
-    struct ast_text *t = ast_text_new(b->file->arena);
-    t->neutral = true;
-    t->loc = *loc;
-    AVEC_PUSH(b->file->arena, t->trs, make_tr(NULL, s, loc));
+    struct ast_text *t = ast_text_alloc(b->file->arena, true, 1, NULL);
+    t->trs[0] = make_tr(NULL, s, loc);
     return t;
+}
+
+/* trs: %empty — a block's strings are gathered on the heap, then go to the arena with their text. */
+void b_text_block_start(struct build_state *b)
+{
+    b->trs.n = 0;
 }
 
 /* trs: trs IDENT ':' STRING */
-struct ast_text *b_text_block_add(struct build_state *b, struct ast_text *t, char *tag,
-                                  const struct src_loc *tag_loc, char *s, const struct src_loc *loc)
+void b_text_block_add(struct build_state *b, char *tag, const struct src_loc *tag_loc, char *s,
+                      const struct src_loc *loc)
 {
     struct src_loc span = loc_span(tag_loc, loc);
-    AVEC_PUSH(b->file->arena, t->trs, make_tr(tag, s, &span));
-    return t;
+    VEC_PUSH(b->trs, make_tr(tag, s, &span));
 }
 
 /* text: '{' trs '}' */
-struct ast_text *b_text_block_end(struct build_state *b, struct ast_text *t, const struct src_loc *loc)
+struct ast_text *b_text_block_end(struct build_state *b, const struct src_loc *loc)
 {
-    t->loc = *loc;
-    if (!t->trs.n)
-        diag_error(b->d, loc, "an empty language block (write `{ en: \"...\" }` or a single string)");
+    struct ast_text *t = ast_text_alloc(b->file->arena, false, b->trs.n, loc);
+    if (b->trs.n) memcpy(t->trs, b->trs.items, b->trs.n * sizeof *t->trs);
+    else diag_error(b->d, loc, "an empty language block (write `{ en: \"...\" }` or a single string)");
+    b->trs.n = 0;
     return t;
 }
 
@@ -335,7 +340,7 @@ void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, s
                 struct ast_text *because)
 {
     if (!q_takes(b, correct ? T_CORRECT : T_WRONG, kw)) return;
-    struct ast_choice c = { .correct = correct, .text = t, .because = because, .loc = *kw };
+    struct ast_choice c = { .text = t, .because = because, .kw_off = kw->off, .correct = correct };
     VEC_PUSH(b->choices, c);
 }
 

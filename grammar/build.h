@@ -34,6 +34,7 @@ struct build_state {
     struct ast_question *q;         /* the question being built, or NULL */
     struct kw_seen q_seen;          /* its statements */
     VEC(struct ast_choice) choices; /* its choices so far (heap; q_flush moves them to the arena) */
+    VEC(struct ast_tr) trs;         /* the strings of the { lang: "..." } block being read (heap) */
     bool accept_ok;                 /* the current `accept` is valid for the question's kind */
     struct ast_labdef *lab;         /* the manifest being built, or NULL */
     struct kw_seen lab_seen;        /* its statements */
@@ -72,9 +73,10 @@ void b_hdr_passing(struct build_state *b, const struct src_loc *kw, struct ast_v
 
 /* Text. */
 struct ast_text *b_text_string(struct build_state *b, char *s, const struct src_loc *loc);
-struct ast_text *b_text_block_add(struct build_state *b, struct ast_text *t, char *tag,
-                                  const struct src_loc *tag_loc, char *s, const struct src_loc *loc);
-struct ast_text *b_text_block_end(struct build_state *b, struct ast_text *t, const struct src_loc *loc);
+void b_text_block_start(struct build_state *b);
+void b_text_block_add(struct build_state *b, char *tag, const struct src_loc *tag_loc, char *s,
+                      const struct src_loc *loc);
+struct ast_text *b_text_block_end(struct build_state *b, const struct src_loc *loc);
 
 /* Question statements. */
 void b_q_prompt(struct build_state *b, const struct src_loc *kw, struct ast_text *t);

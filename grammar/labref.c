@@ -39,22 +39,22 @@ static bool tag_covers(const char *tag, const char *lang)
 
 const struct ast_tr *qz_lab_text(const struct ast_text *t, const char *lang)
 {
-    if (!t || !t->trs.n)
+    if (!t || !t->n)
         return NULL;
     for (int pass = 0; lang && pass < 2; pass++)
-        for (size_t i = 0; i < t->trs.n; i++) {
-            const char *tag = t->trs.items[i].lang;
+        for (size_t i = 0; i < t->n; i++) {
+            const char *tag = t->trs[i].lang;
             if (tag && (pass == 0 ? strcmp(tag, lang) == 0 : tag_covers(tag, lang)))
-                return &t->trs.items[i];
+                return &t->trs[i];
         }
-    for (size_t i = 0; i < t->trs.n; i++)
-        if (!t->trs.items[i].lang)
-            return &t->trs.items[i];
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->trs[i].lang)
+            return &t->trs[i];
     /* A manifest's words in a quiz that names no language (or one it lacks): its English. */
-    for (size_t i = 0; i < t->trs.n; i++)
-        if (strcmp(t->trs.items[i].lang, "en") == 0)
-            return &t->trs.items[i];
-    return &t->trs.items[0];
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->trs[i].lang, "en") == 0)
+            return &t->trs[i];
+    return &t->trs[0];
 }
 
 /* ---- Values --------------------------------------------------------------- */

@@ -69,7 +69,7 @@ static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_sta
 
 %type <str> name munit
 %type <val> value
-%type <text> text trs ltext
+%type <text> text ltext
 %type <num> qkind cmp
 
 /* Values are the arena's: one dropped by error recovery goes with the tree. */
@@ -286,13 +286,13 @@ value
 
 text
     : STRING                { $$ = b_text_string(b, $1, &@1); }
-    | '{' trs '}'           { $$ = b_text_block_end(b, $2, &@$); }
+    | '{' trs '}'           { $$ = b_text_block_end(b, &@$); }
     ;
 
 trs
-    : %empty                { $$ = ast_text_new(b->file->arena); }
-    | trs IDENT ':' STRING  { $$ = b_text_block_add(b, $1, $2, &@2, $4, &@4); }
-    | trs error             { $$ = $1; }
+    : %empty                { b_text_block_start(b); }
+    | trs IDENT ':' STRING  { b_text_block_add(b, $2, &@2, $4, &@4); }
+    | trs error
     ;
 
 /* A keyword stands for itself wherever a name is expected: `text q1`, `lab in`, ... */

@@ -77,17 +77,17 @@ Test(parser, a_language_block_holds_one_string_per_tag)
              "}\n");
     const struct ast_text *t = file->quiz->title;
     cr_assert_not(t->neutral);
-    cr_assert_eq(t->trs.n, 2);
-    cr_assert_str_eq(t->trs.items[0].lang, "id");
-    cr_assert_str_eq(t->trs.items[0].raw, "Apa yang dimaksud dengan “gelembung”?");
-    cr_assert_eq(loc_start(&t->trs.items[0].loc).line, 3);
-    cr_assert_eq(loc_start(&t->trs.items[0].loc).col, 5);
-    cr_assert_eq(loc_end(&t->trs.items[0].loc).col, 47);
+    cr_assert_eq(t->n, 2);
+    cr_assert_str_eq(t->trs[0].lang, "id");
+    cr_assert_str_eq(t->trs[0].raw, "Apa yang dimaksud dengan “gelembung”?");
+    cr_assert_eq(loc_start(&t->trs[0].loc).line, 3);
+    cr_assert_eq(loc_start(&t->trs[0].loc).col, 5);
+    cr_assert_eq(loc_end(&t->trs[0].loc).col, 47);
     cr_assert_str_eq(ast_text_get(t, "en")->raw, "What is the bubble?");
-    cr_assert_str_eq(ast_text_get(t, "fr")->raw, t->trs.items[0].raw);
-    cr_assert_eq(loc_start(&t->loc).line, 2);
-    cr_assert_eq(loc_start(&t->loc).col, 9);
-    cr_assert_eq(loc_end(&t->loc).line, 5);
+    cr_assert_str_eq(ast_text_get(t, "fr")->raw, t->trs[0].raw);
+    cr_assert_eq(loc_start(ast_text_loc(t)).line, 2);
+    cr_assert_eq(loc_start(ast_text_loc(t)).col, 9);
+    cr_assert_eq(loc_end(ast_text_loc(t)).line, 5);
 }
 
 Test(parser, a_single_string_is_language_neutral_text_parsed_as_markdown)
@@ -95,11 +95,11 @@ Test(parser, a_single_string_is_language_neutral_text_parsed_as_markdown)
     parse_ok("quiz q { title \"The *bubble* in `gpipe`\" }");
     const struct ast_text *t = file->quiz->title;
     cr_assert(t->neutral);
-    cr_assert_eq(t->trs.n, 1);
-    cr_assert_null(t->trs.items[0].lang);
-    cr_assert_str_eq(t->trs.items[0].raw, "The *bubble* in `gpipe`");
+    cr_assert_eq(t->n, 1);
+    cr_assert_null(t->trs[0].lang);
+    cr_assert_str_eq(t->trs[0].raw, "The *bubble* in `gpipe`");
     struct md_doc doc = { 0 };
-    md_parse(t->trs.items[0].raw, &doc);
+    md_parse(t->trs[0].raw, &doc);
     cr_assert_eq(doc.blocks.n, 1);
     cr_assert_eq(doc.blocks.items[0].spans.n, 4);
     cr_assert_eq(doc.blocks.items[0].spans.items[1].kind, MD_EM);
@@ -131,8 +131,10 @@ Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
     cr_assert_null(q->choices.items[0].because);
     cr_assert_str_eq(ast_text_get(q->choices.items[1].because, NULL)->raw, "why not b");
     cr_assert(q->choices.items[2].correct);
-    cr_assert_eq(loc_start(&q->choices.items[2].loc).line, 6);
-    cr_assert_eq(loc_start(&q->choices.items[2].loc).col, 5);
+    struct src_loc kw = ast_choice_loc(&q->choices.items[2]);
+    cr_assert_eq(loc_start(&kw).line, 6);
+    cr_assert_eq(loc_start(&kw).col, 5);
+    cr_assert_eq(loc_end(&kw).col, 11);
     cr_assert_str_eq(ast_text_get(q->explain, NULL)->raw, "e");
     cr_assert_eq(q->points, 2.5);
     struct ast_question *m = question(1);
@@ -263,7 +265,7 @@ Test(parser, keywords_serve_as_names_where_a_name_is_expected)
     cr_assert_str_eq(q->labs.items[0].expects.items[0].metric, "quiz");
     struct ast_question *s = question(1);
     cr_assert_str_eq(s->id, "prompt");
-    cr_assert_str_eq(s->prompt->trs.items[0].lang, "in");
+    cr_assert_str_eq(s->prompt->trs[0].lang, "in");
     cr_assert_str_eq(s->snippets.items[0].region, "answer");
 }
 
@@ -299,8 +301,8 @@ Test(parser, a_byte_order_mark_is_skipped_and_columns_start_after_it)
     cr_assert_eq(loc_start(&file->quiz->loc).line, 1);
     cr_assert_eq(loc_start(&file->quiz->loc).col, 1);
     cr_assert_eq(file->quiz->loc.off, 3);
-    cr_assert_eq(loc_start(&file->quiz->title->loc).line, 2);
-    cr_assert_eq(loc_start(&file->quiz->title->loc).col, 9);
+    cr_assert_eq(loc_start(ast_text_loc(file->quiz->title)).line, 2);
+    cr_assert_eq(loc_start(ast_text_loc(file->quiz->title)).col, 9);
 }
 
 Test(parser, an_empty_file_is_an_empty_tree)
@@ -448,8 +450,8 @@ Test(parser, a_missing_colon_in_a_language_block_recovers_inside_the_block)
     parse("single a {\n  prompt { id \"x\" en: \"y\" }\n  correct \"c\"\n}\n");
     assert_error(0, 2, 15, "expected ':', found a string");
     cr_assert_eq(cap_errors(&cap), 1);
-    cr_assert_eq(question(0)->prompt->trs.n, 1);
-    cr_assert_str_eq(question(0)->prompt->trs.items[0].lang, "en");
+    cr_assert_eq(question(0)->prompt->n, 1);
+    cr_assert_str_eq(question(0)->prompt->trs[0].lang, "en");
     cr_assert_eq(question(0)->choices.n, 1);
 }
 
@@ -544,8 +546,8 @@ Test(parser, a_quiz_and_a_lab_named_alias_are_named_when_unclosed)
 Test(parser, alias_followed_by_a_colon_in_a_language_block_is_a_language_tag)
 {
     parse_ok("single a { prompt { alias: \"x\" en: \"y\" } }\n");
-    cr_assert_eq(question(0)->prompt->trs.n, 2);
-    cr_assert_str_eq(question(0)->prompt->trs.items[0].lang, "alias");
+    cr_assert_eq(question(0)->prompt->n, 2);
+    cr_assert_str_eq(question(0)->prompt->trs[0].lang, "alias");
 }
 
 Test(parser, alias_where_a_statement_starts_cannot_appear_there)
