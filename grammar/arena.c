@@ -68,13 +68,23 @@ static size_t round_up(size_t n)
 
 #ifndef ARENA_CHECKED
 /*
- * A block of `mapped` bytes starting on a huge-page boundary, with the
- * kernel asked for huge pages: a bank's tree then costs one page fault per
- * 2 MiB instead of per 4 KiB (the faults were a third of --check's time).
- * Where huge pages are off, the advice is ignored and pages are 4 KiB.
+ * A block of `mapped` bytes.  An arena's first block has ordinary pages: a
+ * small quiz, and each lab manifest (an arena of its own), touches a few
+ * KiB of it.  Later blocks start on a huge-page boundary, with the kernel
+ * asked for huge pages: a bank's tree then costs one page fault per 2 MiB
+ * instead of per 4 KiB (the faults were a third of --check's time).  Where
+ * huge pages are off, the advice is ignored and pages are 4 KiB.
  */
-static void *map_block(size_t mapped)
+static void *map_block(size_t mapped, bool huge)
 {
+    if (!huge) {
+        void *m = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            fputs("out of memory\n", stderr);
+            abort();
+        }
+        return m;
+    }
     size_t span = mapped + HUGE_PAGE;
     unsigned char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
@@ -95,7 +105,7 @@ static struct block *room(struct arena *a, size_t n)
     if (b && b->size - b->used >= n) return b;
     size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK - sizeof *b;
     size_t mapped = sizeof *b + size;
-    struct block *nb = map_block(mapped);
+    struct block *nb = map_block(mapped, b != NULL);
     nb->size = size;
     nb->used = 0;
     nb->mapped = mapped;
