@@ -4,6 +4,8 @@
  * a lab manifest is a heap copy with a destructor of its own.
  */
 #include "ast.h"
+#include "keywords.h"
+#include "quiz.tab.h"
 
 #include <string.h>
 
@@ -37,7 +39,7 @@ struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const s
 
 struct src_loc ast_choice_loc(const struct ast_choice *c)
 {
-    size_t len = c->correct ? sizeof "correct" - 1 : sizeof "wrong" - 1;  /* keywords.def's spellings */
+    size_t len = strlen(kw_of(c->correct ? T_CORRECT : T_WRONG)->word);
     return loc_bytes(ast_text_loc(c->text)->src, c->kw_off, len);
 }
 
