@@ -296,7 +296,7 @@ static void check_question(struct checker *k, const struct ast_question *q)
 }
 
 /*
- * The ids seen so far, in one hash table (open addressing, FNV-1a): a bank
+ * The ids seen so far, in one hash table (open addressing, hash_bytes): a bank
  * of 100 000 questions is one look-up each, not a sort.  Questions are
  * looked up in order, so the one a look-up finds is the earliest.
  */
@@ -327,8 +327,7 @@ static void check_id(struct checker *k, const struct qz_course *c, size_t i, str
     const char *id = q->id;
     if (!id)
         return;
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)id; *p; p++) h = (h ^ *p) * 16777619u;
+    uint32_t h = hash_bytes(id, strlen(id));
     size_t at = h & (t->cap - 1);
     for (; t->slot[at]; at = (at + 1) & (t->cap - 1))
         if (t->hashes[at] == h && strcmp(c->questions.items[t->slot[at] - 1]->id, id) == 0) break;

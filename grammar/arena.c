@@ -18,7 +18,6 @@
 
 #define ARENA_BLOCK (4u << 20)
 #define ARENA_ALIGN 8
-#define HUGE_PAGE ((size_t)2 << 20)
 
 /*
  * Under AddressSanitizer every piece is a block of its own, from calloc and
@@ -77,24 +76,19 @@ static size_t round_up(size_t n)
  */
 static void *map_block(size_t mapped, bool huge)
 {
-    if (!huge) {
-        void *m = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) {
-            fputs("out of memory\n", stderr);
-            abort();
-        }
-        return m;
-    }
-    size_t span = mapped + HUGE_PAGE;
+    /* A huge block is mapped a huge page larger, and trimmed to the aligned part. */
+    size_t span = huge ? mapped + HUGE_PAGE : mapped;
     unsigned char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
         fputs("out of memory\n", stderr);
         abort();
     }
+    if (!huge)
+        return m;
     unsigned char *at = (unsigned char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
     if (at > m) munmap(m, (size_t)(at - m));
     if (m + span > at + mapped) munmap(at + mapped, (size_t)(m + span - (at + mapped)));
-    madvise(at, mapped, MADV_HUGEPAGE);
+    advise_huge(at, mapped);
     return at;
 }
 
@@ -196,13 +190,6 @@ void intern_fini(struct intern *in)
     *in = (struct intern){ 0 };
 }
 
-static unsigned hash(const char *s, size_t n)
-{
-    uint32_t h = 2166136261u;       /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
-
 static void rehash(struct intern *in)
 {
     size_t cap = in->cap ? 2 * in->cap : 64;
@@ -225,7 +212,7 @@ static void rehash(struct intern *in)
 const char *intern_name(struct intern *in, const char *s, size_t n)
 {
     if (2 * (in->n + 1) > in->cap) rehash(in);
-    unsigned h = hash(s, n);
+    unsigned h = hash_bytes(s, n);
     size_t k = h & (in->cap - 1);
     for (; in->slots[k]; k = (k + 1) & (in->cap - 1))
         if (in->hashes[k] == h && !strncmp(in->slots[k], s, n) && in->slots[k][n] == '\0') return in->slots[k];

@@ -102,9 +102,10 @@ void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const cha
 {
     if (lex_check_utf8(lx, loc, s, n)) {
         /* U+FFFE and U+FFFF are UTF-8 but not XML 1.0. */
-        for (const char *p = memchr(s, 0xEF, n); p; p = memchr(p + 1, 0xEF, n - (size_t)(p + 1 - s)))
-            if (p + 2 < s + n && (unsigned char)p[1] == 0xBF && ((unsigned char)p[2] | 1) == 0xBF)
-                lex_xml_unsafe(lx);
+        size_t at;
+        unsigned cp;
+        if (xml_forbidden(s, n, &at, &cp))
+            lex_xml_unsafe(lx);
         lex_str_text(lx, s, n);
         return;
     }
@@ -146,7 +147,7 @@ void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s
         diag_error(lx->d, loc, "'%.*s' is not a Unicode character", (int)n, s);
         return;
     }
-    if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF)
+    if (xml_forbidden_cp((unsigned)cp))
         lex_xml_unsafe(lx);
     add_code_point(lx, cp);
 }

@@ -67,14 +67,18 @@ char *xasprintf(const char *fmt, ...)
     return p;
 }
 
-/* Ask for huge pages over the 2 MiB-aligned inside of a large buffer; a hint only. */
-static void advise_huge(void *p, size_t n)
+void advise_huge(void *p, size_t n)
 {
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (n < 4 * huge) return;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t b = ((uintptr_t)p + n) & ~(huge - 1);
+    uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
     if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
+}
+
+uint32_t hash_bytes(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
 }
 
 char *read_file(const char *path, size_t *len)
@@ -108,7 +112,7 @@ char *read_file(const char *path, size_t *len)
      */
     size_t cap = (size_t)st.st_size + 2, n = 0;
     char *buf = xmalloc(cap);
-    advise_huge(buf, cap);
+    if (cap >= 4 * HUGE_PAGE) advise_huge(buf, cap);
     for (;;) {
         if (n + 1 >= cap) buf = xrealloc(buf, cap *= 2);
         ssize_t got = read(fd, buf + n, cap - n - 1);
@@ -195,6 +199,11 @@ static bool word_suspect(uint64_t w)
     return ((low | is_ef) & highs) != 0;
 }
 
+bool xml_forbidden_cp(unsigned cp)
+{
+    return (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF;
+}
+
 bool xml_forbidden(const char *s, size_t n, size_t *at, unsigned *cp)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -208,7 +217,7 @@ bool xml_forbidden(const char *s, size_t n, size_t *at, unsigned *cp)
     }
     for (; i < n; i++) {
         unsigned c = p[i];
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+        if (c < 0x20 && xml_forbidden_cp(c)) {
             *at = i;
             *cp = c;
             return true;

@@ -58,6 +58,17 @@ const char *fmt_number(char buf[FMT_NUMBER_MAX], double x);
  */
 bool xml_forbidden(const char *s, size_t n, size_t *at, unsigned *cp);
 
+/* Whether code point cp is one XML 1.0 cannot carry: a C0 control but tab, LF and CR; U+FFFE, U+FFFF. */
+bool xml_forbidden_cp(unsigned cp);
+
+/* FNV-1a of s[0..n): the hash of the name tables (interned names, question ids). */
+uint32_t hash_bytes(const char *s, size_t n);
+
+/* The size of a huge page, as transparent huge pages map it on x86-64. */
+#define HUGE_PAGE ((size_t)2 << 20)
+/* Ask the kernel for huge pages over the HUGE_PAGE-aligned inside of p[0..n): a hint only. */
+void advise_huge(void *p, size_t n);
+
 /* dir/name (no doubled '/'); a new string. */
 char *path_join(const char *dir, const char *name);
 
