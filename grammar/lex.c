@@ -339,7 +339,6 @@ void lex_fini(struct lex_state *lx)
 {
     lex_close(lx->scanner);
     lx->scanner = NULL;
-    while (lx->braces.n) pop_brace(lx);
     VEC_FREE(lx->braces);
     lx->suspected = false;
     lx->pending.tok = 0;
