@@ -154,9 +154,9 @@ static const struct src_loc *first_use(const struct qz_course *c, const struct a
 {
     for (size_t i = 0; i < c->questions.n; i++) {
         const struct ast_question *q = c->questions.items[i];
-        for (size_t r = 0; r < q->labs.n; r++)
-            if (q->labs.items[r].def == def)
-                return &q->labs.items[r].name_loc;
+        for (size_t r = 0; r < q->extra->labs.n; r++)
+            if (q->extra->labs.items[r].def == def)
+                return &q->extra->labs.items[r].name_loc;
     }
     return NULL;
 }
@@ -237,15 +237,16 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
                    "`answer 0.27 within 0.01` or `answer 0.26..0.29`)", q->id);
         return;
     }
+    struct src_loc kw = ast_answer_loc(q);
     if (a->kind == NUM_RANGE && a->lo.num > a->hi.num)
-        diag_error(k->d, has_loc(&a->lo.loc) ? &a->lo.loc : &q->answer_loc,
+        diag_error(k->d, has_loc(&a->lo.loc) ? &a->lo.loc : &kw,
                    "numeric range %s..%s is empty: its low end is above its high end",
                    num_text(b1, sizeof b1, &a->lo, a->lo.num), num_text(b2, sizeof b2, &a->hi, a->hi.num));
     if (a->kind == NUM_TOLERANCE && a->tolerance.num < 0)
-        diag_error(k->d, has_loc(&a->tolerance.loc) ? &a->tolerance.loc : &q->answer_loc,
+        diag_error(k->d, has_loc(&a->tolerance.loc) ? &a->tolerance.loc : &kw,
                    "tolerance must not be negative, got %s",
                    num_text(b1, sizeof b1, &a->tolerance, a->tolerance.num));
-    check_text(k, q->unit, "unit");
+    check_text(k, a->unit, "unit");
 }
 
 static void check_question(struct checker *k, const struct ast_question *q)
@@ -256,10 +257,10 @@ static void check_question(struct checker *k, const struct ast_question *q)
     check_text(k, q->prompt, "prompt");
     check_text(k, q->explain, "explanation");
 
-    if (!(q->points > 0)) {
+    if (!(q->extra->points > 0)) {
         char buf[32];
-        diag_error(k->d, has_loc(&q->points_loc) ? &q->points_loc : &q->id_loc,
-                   "points must be greater than 0, got %s", num_text(buf, sizeof buf, NULL, q->points));
+        diag_error(k->d, has_loc(&q->extra->points_loc) ? &q->extra->points_loc : &q->id_loc,
+                   "points must be greater than 0, got %s", num_text(buf, sizeof buf, NULL, q->extra->points));
     }
 
     switch (q->kind) {

@@ -260,7 +260,7 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(q->id));
     json_object_set_new(o, "kind", json_string(ast_qkind_name(q->kind)));
-    json_object_set_new(o, "points", num_json(q->points));
+    json_object_set_new(o, "points", num_json(q->extra->points));
     json_object_set_new(o, "prompt", text_json(q->prompt, ls));
     json_object_set_new(o, "explain", text_json(q->explain, ls));
 
@@ -300,7 +300,7 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
         json_object_set_new(o, "min", num_json(lo));
         json_object_set_new(o, "max", num_json(hi));
         json_object_set_new(o, "answer", num_json(key));
-        json_object_set_new(o, "unit", text_json(q->unit, ls));
+        json_object_set_new(o, "unit", text_json(q->numeric->unit, ls));
         break;
     }
     case Q_TEXT: {
@@ -313,13 +313,13 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
     }
 
     json_t *labs = json_array();
-    for (size_t i = 0; i < q->labs.n; i++)
-        json_array_append_new(labs, lab_json(q, &q->labs.items[i], ls));
+    for (size_t i = 0; i < q->extra->labs.n; i++)
+        json_array_append_new(labs, lab_json(q, &q->extra->labs.items[i], ls));
     json_object_set_new(o, "labs", labs);
 
     json_t *snips = json_array();
-    for (size_t i = 0; i < q->snippets.n; i++) {
-        const struct ast_snippet *s = &q->snippets.items[i];
+    for (size_t i = 0; i < q->extra->snippets.n; i++) {
+        const struct ast_snippet *s = &q->extra->snippets.items[i];
         json_t *x = json_object();
         json_object_set_new(x, "lab", json_string(s->lab));
         json_object_set_new(x, "region", json_string(s->region));

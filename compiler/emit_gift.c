@@ -129,11 +129,11 @@ static void numeric(struct gift *g, const struct ast_numeric *n)
 
 static void question(struct gift *g, const struct ast_question *q, struct diag *d)
 {
-    if (q->points != 1) {
+    if (q->extra->points != 1) {
         char p[RENDER_NUM_MAX];
-        diag_warning(d, q->points_loc.src ? &q->points_loc : &q->id_loc,
+        diag_warning(d, q->extra->points_loc.src ? &q->extra->points_loc : &q->id_loc,
                      "question '%s' has %s points; GIFT cannot carry points (Moodle gives it the default mark 1)",
-                     q->id, render_number(p, q->points));
+                     q->id, render_number(p, q->extra->points));
     }
     put(g, "::");
     put(g, q->id);

@@ -150,8 +150,8 @@ static void numerical(struct moodle *m, const struct ast_question *q)
     element(m, "unitpenalty", "0");
     element(m, "showunits", "3");
     element(m, "unitsleft", "0");
-    if (q->unit) {
-        char *unit = render_plain(&m->r, q->unit);
+    if (q->numeric->unit) {
+        char *unit = render_plain(&m->r, q->numeric->unit);
         start(m, "units");
         start(m, "unit");
         element(m, "multiplier", "1");
@@ -176,12 +176,12 @@ static void question(struct moodle *m, const struct ast_question *q, bool shuffl
     element(m, "text", q->id);
     end(m);
     render_text(&m->r, &m->html, q->prompt);
-    if (q->kind == Q_NUMERIC && q->unit)
+    if (q->kind == Q_NUMERIC && q->numeric->unit)
         render_unit(&m->r, &m->html, q);
     html_element(m, "questiontext");
     render_feedback(&m->r, &m->html, q);
     html_element(m, "generalfeedback");
-    element_num(m, "defaultgrade", q->points);
+    element_num(m, "defaultgrade", q->extra->points);
     element(m, "penalty", "0.3333333");
     element(m, "hidden", "0");
     element(m, "idnumber", q->id);

@@ -177,7 +177,7 @@ static void declarations(struct item *it, const struct ast_question *q)
         attr(it, "defaultValue", "0");
         if (q->kind == Q_MULTIPLE) {
             attr(it, "lowerBound", "0");
-            attr_num(it, "upperBound", q->points);
+            attr_num(it, "upperBound", q->extra->points);
         }
         size_t right = 0, wrong = 0;
         for (size_t i = 0; i < q->choices.n; i++)
@@ -187,18 +187,18 @@ static void declarations(struct item *it, const struct ast_question *q)
         case Q_MULTIPLE:
             for (size_t i = 0; i < q->choices.n; i++) {
                 bool ok = q->choices.items[i].correct;
-                double v = q->kind == Q_SINGLE ? (ok ? q->points : 0)
-                                               : ok ? q->points / (double)right : -q->points / (double)wrong;
+                double v = q->kind == Q_SINGLE ? (ok ? q->extra->points : 0)
+                                               : ok ? q->extra->points / (double)right : -q->extra->points / (double)wrong;
                 choice_id(id, i);
                 map_entry(it, id, v, true);
             }
             break;
         case Q_TRUEFALSE:
-            map_entry(it, q->tf_answer ? "true" : "false", q->points, true);
+            map_entry(it, q->tf_answer ? "true" : "false", q->extra->points, true);
             break;
         case Q_TEXT:    /* accepted answers match whatever their case, as the language says */
             for (size_t i = 0; i < q->accept.n; i++)
-                map_entry(it, q->accept.items[i].raw ? q->accept.items[i].raw : "", q->points, false);
+                map_entry(it, q->accept.items[i].raw ? q->accept.items[i].raw : "", q->extra->points, false);
             break;
         case Q_NUMERIC:
             break;
@@ -208,7 +208,7 @@ static void declarations(struct item *it, const struct ast_question *q)
     end(it);
 
     outcome(it, "SCORE", "single", "float", "0");
-    outcome(it, "MAXSCORE", "single", "float", render_number(buf, q->points));
+    outcome(it, "MAXSCORE", "single", "float", render_number(buf, q->extra->points));
     if (has_because(q))
         outcome(it, "FEEDBACK", q->kind == Q_MULTIPLE ? "multiple" : "single", "identifier", NULL);
     if (render_has_feedback(q))
@@ -252,9 +252,9 @@ static void body(struct item *it, const struct ast_question *q, bool shuffle)
         attr(it, "responseIdentifier", "RESPONSE");
         attr(it, "expectedLength", q->kind == Q_NUMERIC ? "12" : "20");
         end(it);
-        if (q->unit) {      /* the unit, right after the box */
+        if (q->numeric->unit) {      /* the unit, right after the box */
             xmlTextWriterWriteString(it->w, BAD_CAST " ");
-            char *unit = render_plain(it->r, q->unit);
+            char *unit = render_plain(it->r, q->numeric->unit);
             xmlTextWriterWriteString(it->w, BAD_CAST unit);
             free(unit);
         }
@@ -304,7 +304,7 @@ static void processing(struct item *it, const struct ast_question *q)
         end(it);
         end(it);
         set_outcome(it, "SCORE");
-        base_num(it, q->points);
+        base_num(it, q->extra->points);
         end(it);
         end(it);
         start(it, "responseElse");

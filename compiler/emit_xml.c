@@ -387,7 +387,7 @@ static void write_question(struct emitter *e, const struct ast_question *q)
     start(e, "question");
     attr(e, "kind", ast_qkind_name(q->kind));
     attr(e, "id", q->id ? q->id : "");
-    attr_num(e, "points", q->points);
+    attr_num(e, "points", q->extra->points);
     write_text(e, "prompt", q->prompt, "the prompt");
 
     switch (q->kind) {
@@ -414,7 +414,7 @@ static void write_question(struct emitter *e, const struct ast_question *q)
                 attr_num(e, "tolerance", a->tolerance.num);
         }
         end(e);
-        write_text(e, "unit", q->unit, "the unit");
+        write_text(e, "unit", q->numeric->unit, "the unit");
         break;
     }
     case Q_TEXT:
@@ -426,10 +426,10 @@ static void write_question(struct emitter *e, const struct ast_question *q)
         break;
     }
     write_text(e, "explain", q->explain, "the explanation");
-    for (size_t i = 0; i < q->labs.n; i++)
-        write_lab(e, &q->labs.items[i]);
-    for (size_t i = 0; i < q->snippets.n; i++)
-        write_snippet(e, &q->snippets.items[i]);
+    for (size_t i = 0; i < q->extra->labs.n; i++)
+        write_lab(e, &q->extra->labs.items[i]);
+    for (size_t i = 0; i < q->extra->snippets.n; i++)
+        write_snippet(e, &q->extra->snippets.items[i]);
     end(e);
 }
 

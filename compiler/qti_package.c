@@ -89,7 +89,7 @@ static int test_doc(struct render *r, const struct qz_course *c, struct membuf *
     const struct ast_quiz *quiz = c->quiz;
     double total = 0;
     for (size_t i = 0; i < c->questions.n; i++)
-        total += c->questions.items[i]->points;
+        total += c->questions.items[i]->extra->points;
     char buf[RENDER_NUM_MAX];
     char *title = render_plain(r, quiz->title);
 

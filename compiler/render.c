@@ -127,7 +127,7 @@ void render_text(struct render *r, struct membuf *b, const struct ast_text *t)
 
 bool render_has_feedback(const struct ast_question *q)
 {
-    return q->explain || q->labs.n || q->snippets.n;
+    return q->explain || q->extra->labs.n || q->extra->snippets.n;
 }
 
 /* As a block: a one-paragraph text rendered inline gets its <p> back. */
@@ -158,13 +158,13 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
 {
     const struct ast_question *q = what;
     block_tr(r, b, ast_text_get(q->explain, lang));
-    if (!q->labs.n && !q->snippets.n)
+    if (!q->extra->labs.n && !q->extra->snippets.n)
         return;
     put(b, "<p><strong>");
     render_escaped(r, b, labtext_word(LABTEXT_TRY, lang));
     put(b, "</strong></p>");
-    for (size_t i = 0; i < q->labs.n; i++) {
-        const struct ast_labref *ref = &q->labs.items[i];
+    for (size_t i = 0; i < q->extra->labs.n; i++) {
+        const struct ast_labref *ref = &q->extra->labs.items[i];
         if (ref->def && ref->def->title)
             block_tr(r, b, qz_lab_text(ref->def->title, lang));
         para(r, b, labtext_word(LABTEXT_RUN, lang));
@@ -189,8 +189,8 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
         /* What a machine measured for these claims (quizc --runs), after them. */
         render_run(r, b, q, ref, lang);
     }
-    for (size_t i = 0; i < q->snippets.n; i++) {
-        const struct ast_snippet *s = &q->snippets.items[i];
+    for (size_t i = 0; i < q->extra->snippets.n; i++) {
+        const struct ast_snippet *s = &q->extra->snippets.items[i];
         char *cap = xasprintf("%s: labs/%s/%s (%s)", labtext_word(LABTEXT_SNIPPET, lang), s->lab,
                               s->file ? s->file : "", s->region);
         para(r, b, cap);
@@ -202,7 +202,7 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
 /* Whether the feedback reads the same in every language: neither words of ours nor translations. */
 static bool feedback_neutral(const struct ast_question *q)
 {
-    return !q->labs.n && !q->snippets.n && (!q->explain || q->explain->neutral);
+    return !q->extra->labs.n && !q->extra->snippets.n && (!q->explain || q->explain->neutral);
 }
 
 void render_feedback(struct render *r, struct membuf *b, const struct ast_question *q)
@@ -246,12 +246,12 @@ static void unit_in(struct render *r, struct membuf *b, const void *what, const 
     put(b, "<p>");
     render_escaped(r, b, labtext_word(LABTEXT_UNIT, lang));
     put(b, ": ");
-    render_tr(r, b, ast_text_get(q->unit, lang));
+    render_tr(r, b, ast_text_get(q->numeric->unit, lang));
     put(b, "</p>");
 }
 
 void render_unit(struct render *r, struct membuf *b, const struct ast_question *q)
 {
-    if (q->kind == Q_NUMERIC && q->unit)
+    if (q->kind == Q_NUMERIC && q->numeric->unit)
         each_lang(r, b, unit_in, q, false);
 }

@@ -411,8 +411,8 @@ void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c)
     VEC(char *) hashes = { 0 };
     for (size_t i = 0; i < c->questions.n; i++) {
         struct ast_question *q = c->questions.items[i];
-        for (size_t k = 0; k < q->labs.n; k++) {
-            struct ast_labref *ref = &q->labs.items[k];
+        for (size_t k = 0; k < q->extra->labs.n; k++) {
+            struct ast_labref *ref = &q->extra->labs.items[k];
             if (!ref->def || !(ref->run = find_run(rs, ref)))
                 continue;
             size_t h = 0;

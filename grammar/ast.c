@@ -44,12 +44,20 @@ struct src_loc ast_choice_loc(const struct ast_choice *c)
 }
 
 const struct ast_numeric ast_no_numeric;
+const struct ast_qextra ast_no_extra = { .points = 1 };
+
+struct src_loc ast_answer_loc(const struct ast_question *q)
+{
+    if (!q->has_answer)
+        return (struct src_loc){ 0 };
+    return loc_bytes(q->loc.src, q->answer_off, strlen(kw_of(T_ANSWER)->word));
+}
 
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind)
 {
     struct ast_question *q = arena_alloc(a, sizeof *q);
     q->kind = kind;
-    q->points = 1;
+    q->extra = &ast_no_extra;
     q->numeric = kind == Q_NUMERIC ? arena_alloc(a, sizeof *q->numeric) : &ast_no_numeric;
     return q;
 }
@@ -137,9 +145,9 @@ void ast_file_free(struct ast_file *f)
     for (size_t i = 0; i < f->items.n; i++) {
         struct ast_item *it = &f->items.items[i];
         if (it->question)
-            for (size_t k = 0; k < it->question->snippets.n; k++) {
-                free(it->question->snippets.items[k].code);
-                free(it->question->snippets.items[k].file);
+            for (size_t k = 0; k < it->question->extra->snippets.n; k++) {
+                free(it->question->extra->snippets.items[k].code);
+                free(it->question->extra->snippets.items[k].file);
             }
         if (it->include) ast_file_free(it->include->file);
     }

@@ -192,10 +192,29 @@ struct ast_numeric {
     struct ast_value value;     /* NUM_EXACT, NUM_TOLERANCE */
     struct ast_value tolerance; /* NUM_TOLERANCE */
     struct ast_value lo, hi;    /* NUM_RANGE */
+    struct ast_text *unit;      /* or NULL */
 };
 
+/*
+ * What few questions of a bank have: points other than the default, labs,
+ * snippets.  A question without any shares ast_no_extra (points 1, the
+ * rest empty), so the common question carries one pointer for them.
+ */
+struct ast_qextra {
+    double points;              /* default 1 */
+    struct src_loc points_loc;
+    TVEC(struct ast_labref) labs;
+    TVEC(struct ast_snippet) snippets;
+};
+
+/*
+ * A question.  A bank has a hundred thousand, so what only some kinds or
+ * few questions use lies behind a pointer (numeric, extra), and the answer
+ * keyword's location is kept as its offset (ast_answer_loc).
+ */
 struct ast_question {
     enum ast_qkind kind;
+    uint32_t answer_off;        /* the byte offset of the answer keyword, when has_answer */
     bool tf_answer;             /* Q_TRUEFALSE */
     bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
     char *id;
@@ -203,28 +222,26 @@ struct ast_question {
     struct src_loc id_loc;
     struct ast_text *prompt;    /* NULL if missing (an error) */
     struct ast_text *explain;   /* or NULL */
-    double points;              /* default 1 */
-    struct src_loc points_loc;
 
     TVEC(struct ast_choice) choices; /* Q_SINGLE, Q_MULTIPLE */
 
-    struct src_loc answer_loc;
-
     /*
-     * Q_NUMERIC: its answer key (the arena's).  Any other kind: &ast_no_numeric,
-     * all zero and never written; a bank is mostly other kinds, and the key
-     * is larger than the rest of a question.
+     * Q_NUMERIC: its answer key and unit (the arena's).  Any other kind:
+     * &ast_no_numeric, all zero and never written; a bank is mostly other
+     * kinds, and the key is larger than the rest of a question.
      */
     const struct ast_numeric *numeric;
-    struct ast_text *unit;      /* Q_NUMERIC, or NULL */
 
     TVEC(struct ast_tr) accept;  /* Q_TEXT: accepted answers (lang NULL) */
 
-    TVEC(struct ast_labref) labs;
-    TVEC(struct ast_snippet) snippets;
+    /* Points, labs, snippets: &ast_no_extra until one is given (the arena's then). */
+    const struct ast_qextra *extra;
 };
 
 extern const struct ast_numeric ast_no_numeric;
+extern const struct ast_qextra ast_no_extra;
+/* The answer keyword of q (has_answer); no location when none was given. */
+struct src_loc ast_answer_loc(const struct ast_question *q);
 
 /* ---- Quiz --------------------------------------------------------------- */
 

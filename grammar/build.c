@@ -299,6 +299,17 @@ struct ast_text *b_text_block_end(struct build_state *b, const struct src_loc *l
 
 /* ---- Question statements ------------------------------------------------- */
 
+/* The question's points, labs and snippets, made its own the first time one is given. */
+static struct ast_qextra *q_extra(struct build_state *b)
+{
+    if (b->q->extra == &ast_no_extra) {
+        struct ast_qextra *x = arena_alloc(b->file->arena, sizeof *x);
+        x->points = ast_no_extra.points;
+        b->q->extra = x;
+    }
+    return (struct ast_qextra *)b->q->extra;
+}
+
 /* A statement given once in the question? */
 static bool q_once(struct build_state *b, int tok, const struct src_loc *kw)
 {
@@ -332,7 +343,7 @@ void b_q_explain(struct build_state *b, const struct src_loc *kw, struct ast_tex
 /* qstmt: UNIT text */
 void b_q_unit(struct build_state *b, const struct src_loc *kw, struct ast_text *t)
 {
-    if (q_takes(b, T_UNIT, kw) && q_once(b, T_UNIT, kw)) b->q->unit = t;
+    if (q_takes(b, T_UNIT, kw) && q_once(b, T_UNIT, kw)) ((struct ast_numeric *)b->q->numeric)->unit = t;    /* Q_NUMERIC: the arena's */
 }
 
 /* qstmt: WRONG text [BECAUSE text] | CORRECT text [BECAUSE text] */
@@ -348,8 +359,9 @@ void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, s
 void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_value *v)
 {
     if (q_once(b, T_POINTS, kw)) {
-        b->q->points = v->num;
-        b->q->points_loc = v->loc;
+        struct ast_qextra *x = q_extra(b);
+        x->points = v->num;
+        x->points_loc = v->loc;
     }
 }
 
@@ -365,7 +377,7 @@ void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word
         else {
             b->q->tf_answer = is_word(word, T_TRUE);
             b->q->has_answer = true;
-            b->q->answer_loc = *kw;
+            b->q->answer_off = kw->off;
         }
     }
 }
@@ -378,7 +390,7 @@ static bool numeric_answer(struct build_state *b, const struct src_loc *kw, cons
         return false;
     }
     b->q->has_answer = true;
-    b->q->answer_loc = *kw;
+    b->q->answer_off = kw->off;
     return true;
 }
 
@@ -421,19 +433,19 @@ void b_q_accept(struct build_state *b, char *s, const struct src_loc *loc)
 void b_q_lab(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
     struct ast_labref r = { .name = name, .name_loc = *name_loc, .loc = *kw };
-    AVEC_PUSH(b->file->arena, b->q->labs, r);
+    AVEC_PUSH(b->file->arena, q_extra(b)->labs, r);
 }
 
 /* qstmt: labhead labargs */
 void b_q_lab_end(struct build_state *b, const struct src_loc *loc)
 {
-    b->q->labs.items[b->q->labs.n - 1].loc = *loc;
+    b->q->extra->labs.items[b->q->extra->labs.n - 1].loc = *loc;
 }
 
 /* arg: name '=' value */
 void b_q_lab_arg(struct build_state *b, char *name, const struct src_loc *loc, struct ast_value *v)
 {
-    struct ast_labref *r = &b->q->labs.items[b->q->labs.n - 1];
+    struct ast_labref *r = &b->q->extra->labs.items[b->q->extra->labs.n - 1];
     for (size_t i = 0; i < r->args.n; i++)
         if (!strcmp(r->args.items[i].name, name)) {
             diag_error(b->d, loc, "parameter '%s' is given twice to lab '%s'", name, r->name);
@@ -447,7 +459,7 @@ void b_q_lab_arg(struct build_state *b, char *name, const struct src_loc *loc, s
 /* The lab an expect belongs to: the question's latest. */
 static struct ast_labref *expect_lab(struct build_state *b, const struct src_loc *stmt)
 {
-    if (b->q->labs.n) return &b->q->labs.items[b->q->labs.n - 1];
+    if (b->q->extra->labs.n) return &b->q->extra->labs.items[b->q->extra->labs.n - 1];
     diag_error(b->d, stmt, "'expect' must follow a 'lab' in the same question");
     return NULL;
 }
@@ -484,7 +496,7 @@ void b_q_expect_within(struct build_state *b, const struct src_loc *stmt, char *
 void b_q_snippet(struct build_state *b, const struct src_loc *stmt, char *lab, char *region)
 {
     struct ast_snippet s = { .lab = lab, .region = region, .loc = *stmt };
-    AVEC_PUSH(b->file->arena, b->q->snippets, s);
+    AVEC_PUSH(b->file->arena, q_extra(b)->snippets, s);
 }
 
 /* ---- Values -------------------------------------------------------------- */

@@ -219,14 +219,14 @@ static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name,
 
 void qz_resolve_question(struct qz_resolver *r, struct ast_question *q)
 {
-    for (size_t i = 0; i < q->labs.n; i++) {
-        struct ast_labref *ref = &q->labs.items[i];
+    for (size_t i = 0; i < q->extra->labs.n; i++) {
+        struct ast_labref *ref = &q->extra->labs.items[i];
         const struct ast_labdef *def = lab_for(r, ref->name, &ref->name_loc);
         if (def)
             qz_check_labref(r->d, ref, def, q->kind);
     }
-    for (size_t i = 0; i < q->snippets.n; i++) {
-        struct ast_snippet *s = &q->snippets.items[i];
+    for (size_t i = 0; i < q->extra->snippets.n; i++) {
+        struct ast_snippet *s = &q->extra->snippets.items[i];
         const struct ast_labdef *def = lab_for(r, s->lab, &s->loc);
         if (!def)
             continue;

@@ -194,8 +194,8 @@ static void collect(struct verify *v, const struct qz_course *c)
 {
     for (size_t i = 0; i < c->questions.n; i++) {
         const struct ast_question *q = c->questions.items[i];
-        for (size_t r = 0; r < q->labs.n; r++) {
-            const struct ast_labref *ref = &q->labs.items[r];
+        for (size_t r = 0; r < q->extra->labs.n; r++) {
+            const struct ast_labref *ref = &q->extra->labs.items[r];
             const struct labinfo *li = lookup_lab(v, ref);
             char *referr = li->error ? xstrdup(li->error) : first_error(li, q, ref, NULL);
             struct lab_params *p = referr ? NULL : make_params(li, ref);

@@ -49,8 +49,8 @@ Test(labs, a_known_lab_is_loaded_once_and_linked_to_each_reference)
     cr_expect_str_eq(def->name, "pipe");
     cr_expect_str_eq(def->dir, FIXTURE_LABS "/pipe");
     const struct ast_question *q = course->questions.items[0];
-    cr_expect_eq(q->labs.items[0].def, def);
-    cr_expect_eq(q->labs.items[1].def, def);
+    cr_expect_eq(q->extra->labs.items[0].def, def);
+    cr_expect_eq(q->extra->labs.items[1].def, def);
 }
 
 Test(labs, an_unknown_lab_is_reported_at_its_name_with_a_near_miss)
@@ -156,7 +156,7 @@ Test(labs, a_snippet_region_is_cut_out_of_the_labs_c_source)
     load_question("truefalse", "        answer true\n"
                                "        snippet pipe:schedule\n");
     cr_assert_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
-    const struct ast_snippet *s = &course->questions.items[0]->snippets.items[0];
+    const struct ast_snippet *s = &course->questions.items[0]->extra->snippets.items[0];
     cr_expect_str_eq(s->file, "pipe.c");
     cr_expect_str_eq(s->code, "static int next_stage(int stage, int stages)\n"
                               "{\n"
@@ -308,7 +308,7 @@ Test(labs, every_value_has_one_spelling_that_quizc_the_player_and_verify_share)
         char *body = xasprintf("        answer true\n        lab pipe (%s)\n", c->arg);
         load_question("truefalse", body);
         free(body);
-        struct ast_labref *ref = &course->questions.items[0]->labs.items[0];
+        struct ast_labref *ref = &course->questions.items[0]->extra->labs.items[0];
         const struct ast_param *p = qz_lab_param(ref->def, ref->args.items[0].name);
         cr_assert_not_null(p, "%s", c->arg);
         char *why = NULL, *canon = qz_param_canon(p, &ref->args.items[0].value, &why);

@@ -70,13 +70,13 @@ static struct qz_run gpu_run(void)
 static const char *box(struct qz_run *run, const char *lang)
 {
     struct ast_question *q = course->questions.items[0];
-    cr_assert_eq(q->labs.n, 1);
-    q->labs.items[0].run = run;
+    cr_assert_eq(q->extra->labs.n, 1);
+    q->extra->labs.items[0].run = run;
     struct render r = { .quiz = course->quiz, .lang = lang };
     out.len = 0;
     render_feedback(&r, &out, q);
     membuf_append(&out, "", 1);
-    q->labs.items[0].run = NULL;
+    q->extra->labs.items[0].run = NULL;
     return (const char *)out.data;
 }
 

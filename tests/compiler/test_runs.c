@@ -55,9 +55,9 @@ Test(runs, each_reference_gets_the_run_of_its_values_and_a_stale_lab_is_a_warnin
     cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "%s", capture_dump(cap));
     struct qz_runs *rs = runs_load(cap->d, SEEDS "hello.json");
     runs_attach(cap->d, rs, c);
-    cr_assert_eq(c->questions.items[0]->labs.items[0].run, &rs->runs.items[0], "ranks = 2");
-    cr_assert_eq(c->questions.items[1]->labs.items[0].run, &rs->runs.items[1], "the defaults: ranks = 4");
-    cr_assert_null(c->questions.items[2]->labs.items[0].run, "count = 7 was not recorded");
+    cr_assert_eq(c->questions.items[0]->extra->labs.items[0].run, &rs->runs.items[0], "ranks = 2");
+    cr_assert_eq(c->questions.items[1]->extra->labs.items[0].run, &rs->runs.items[1], "the defaults: ranks = 4");
+    cr_assert_null(c->questions.items[2]->extra->labs.items[0].run, "count = 7 was not recorded");
     /* The seed's fingerprint is not hello's: each attached run is a warning at its reference. */
     cr_assert_eq(capture_count(cap, DIAG_ERROR), 0);
     cr_assert_eq(capture_count(cap, DIAG_WARNING), 2, "%s", capture_dump(cap));

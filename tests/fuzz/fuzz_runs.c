@@ -79,8 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         runs_attach(d, rs, course);
         for (size_t i = 0; i < course->questions.n; i++) {
             const struct ast_question *q = course->questions.items[i];
-            for (size_t k = 0; k < q->labs.n; k++)
-                if (q->labs.items[k].run && strcmp(q->labs.items[k].run->lab, "hello") != 0)
+            for (size_t k = 0; k < q->extra->labs.n; k++)
+                if (q->extra->labs.items[k].run && strcmp(q->extra->labs.items[k].run->lab, "hello") != 0)
                     fail("a run was attached to a reference of another lab");
         }
         struct membuf xml = { 0 }, js = { 0 };
@@ -92,8 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         membuf_free(&xml);
         membuf_free(&js);
         for (size_t i = 0; i < course->questions.n; i++)
-            for (size_t k = 0; k < course->questions.items[i]->labs.n; k++)
-                course->questions.items[i]->labs.items[k].run = NULL;
+            for (size_t k = 0; k < course->questions.items[i]->extra->labs.n; k++)
+                course->questions.items[i]->extra->labs.items[k].run = NULL;
     } else if (!diag_errors(d)) {
         fail("a refused runs file without an error");
     }

@@ -205,7 +205,7 @@ Test(build, a_repeated_question_statement_is_reported_with_its_first)
     assert_error(4, 3, 44, "'unit' is given twice");
     assert_note("the first 'unit' is here", 2, 44);
     cr_assert_eq(cap_errors(&cap), 5);
-    cr_assert_eq(question(0)->points, 2);
+    cr_assert_eq(question(0)->extra->points, 2);
     cr_assert_eq(question(0)->numeric->value.num, 1);
 }
 

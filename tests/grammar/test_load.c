@@ -114,7 +114,7 @@ Test(load, labs_are_left_alone_without_a_search_path)
     course = qz_load(cap.d, DATA "labs.qz");
     cr_assert_eq(cap_errors(&cap), 0);
     cr_assert_eq(course->labs.n, 0);
-    cr_assert_null(course->questions.items[0]->labs.items[0].def);
+    cr_assert_null(course->questions.items[0]->extra->labs.items[0].def);
 }
 
 Test(load, labs_are_resolved_along_the_search_path)
@@ -126,7 +126,7 @@ Test(load, labs_are_resolved_along_the_search_path)
     qz_labpath_clear(&path);
     cr_assert_eq(course->labs.n, 1);
     cr_assert_str_eq(course->labs.items[0]->name, "tiny");
-    const struct ast_labref *r = &course->questions.items[0]->labs.items[0];
+    const struct ast_labref *r = &course->questions.items[0]->extra->labs.items[0];
     cr_assert_eq(r->def, course->labs.items[0]);
     cr_assert_eq(cap_errors(&cap), 1);
     assert_error_in(0, DATA "labs.qz", 8, 13, "unknown lab 'nosuch'");
@@ -175,12 +175,12 @@ Test(load, a_quiz_with_every_construct_loads_without_error)
     const struct ast_question *s1 = course->questions.items[0];
     cr_assert_str_eq(ast_text_get(s1->explain, "en")->raw, "Neutral explanation with \"quotes\", a tab\there and 😀.");
     cr_assert_str_eq(ast_text_get(s1->choices.items[0].because, "en")->raw, "Because");
-    cr_assert_eq(s1->points, 2);
-    cr_assert_eq(s1->labs.items[0].args.n, 3);
-    cr_assert_eq(s1->snippets.n, 1);
+    cr_assert_eq(s1->extra->points, 2);
+    cr_assert_eq(s1->extra->labs.items[0].args.n, 3);
+    cr_assert_eq(s1->extra->snippets.n, 1);
     const struct ast_question *n1 = course->questions.items[6];
     cr_assert_eq(n1->numeric->kind, NUM_TOLERANCE);
-    cr_assert(n1->labs.items[0].expects.items[1].of_answer);
+    cr_assert(n1->extra->labs.items[0].expects.items[1].of_answer);
     cr_assert_eq(course->questions.items[7]->numeric->kind, NUM_RANGE);
     cr_assert_eq(course->questions.items[8]->accept.n, 2);
 }

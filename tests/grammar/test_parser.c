@@ -136,10 +136,10 @@ Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
     cr_assert_eq(loc_start(&kw).col, 5);
     cr_assert_eq(loc_end(&kw).col, 11);
     cr_assert_str_eq(ast_text_get(q->explain, NULL)->raw, "e");
-    cr_assert_eq(q->points, 2.5);
+    cr_assert_eq(q->extra->points, 2.5);
     struct ast_question *m = question(1);
     cr_assert_eq(m->kind, Q_MULTIPLE);
-    cr_assert_eq(m->points, 1);
+    cr_assert_eq(m->extra->points, 1);
     cr_assert_eq(m->choices.n, 3);
     cr_assert(m->choices.items[0].correct && m->choices.items[1].correct);
     cr_assert_not_null(m->choices.items[1].because);
@@ -151,7 +151,9 @@ Test(parser, truefalse_takes_true_or_false)
              "truefalse q11 { prompt \"p\" answer false }\n");
     cr_assert(question(0)->has_answer);
     cr_assert(question(0)->tf_answer);
-    cr_assert_eq(loc_col(&question(0)->answer_loc), 28);
+    struct src_loc kw = ast_answer_loc(question(0));
+    cr_assert_eq(loc_col(&kw), 28);
+    cr_assert_eq(loc_end(&kw).col, 33);
     cr_assert(question(1)->has_answer);
     cr_assert_not(question(1)->tf_answer);
     cr_assert_null(file->quiz);
@@ -168,7 +170,7 @@ Test(parser, numeric_answers_are_exact_within_a_tolerance_or_a_range)
     cr_assert_float_eq(a->numeric->value.num, 0.2727, 1e-12);
     cr_assert_float_eq(a->numeric->tolerance.num, 0.01, 1e-12);
     cr_assert_eq(loc_start(&a->numeric->tolerance.loc).col, 45);
-    cr_assert_str_eq(ast_text_get(a->unit, NULL)->raw, "fraction");
+    cr_assert_str_eq(ast_text_get(a->numeric->unit, NULL)->raw, "fraction");
     cr_assert_eq(b->numeric->kind, NUM_RANGE);
     cr_assert_float_eq(b->numeric->lo.num, 0.26, 1e-12);
     cr_assert_float_eq(b->numeric->hi.num, 0.29, 1e-12);
@@ -206,8 +208,8 @@ Test(parser, a_lab_reference_takes_arguments_and_expectations)
              "  snippet bubble:gpipe-schedule\n"
              "}\n");
     struct ast_question *q = question(0);
-    cr_assert_eq(q->labs.n, 3);
-    struct ast_labref *r = &q->labs.items[0];
+    cr_assert_eq(q->extra->labs.n, 3);
+    struct ast_labref *r = &q->extra->labs.items[0];
     cr_assert_str_eq(r->name, "bubble");
     cr_assert_eq(loc_start(&r->name_loc).line, 3);
     cr_assert_eq(loc_start(&r->name_loc).col, 7);
@@ -221,7 +223,7 @@ Test(parser, a_lab_reference_takes_arguments_and_expectations)
     cr_assert_eq(loc_start(&r->expects.items[0].metric_loc).line, 4);
     cr_assert_eq(loc_start(&r->expects.items[0].metric_loc).col, 12);
 
-    r = &q->labs.items[1];
+    r = &q->extra->labs.items[1];
     cr_assert_eq(r->args.n, 5);
     cr_assert_eq(r->args.items[2].value.kind, VAL_IDENT);
     cr_assert_str_eq(r->args.items[2].value.str, "gpipe");
@@ -240,12 +242,12 @@ Test(parser, a_lab_reference_takes_arguments_and_expectations)
     cr_assert_eq(loc_start(&r->expects.items[4].loc).col, 5);
     cr_assert_eq(loc_end(&r->expects.items[4].loc).col, 48);
 
-    cr_assert_eq(q->labs.items[2].args.n, 0);
-    cr_assert_eq(q->snippets.n, 1);
-    cr_assert_str_eq(q->snippets.items[0].lab, "bubble");
-    cr_assert_str_eq(q->snippets.items[0].region, "gpipe-schedule");
-    cr_assert_eq(loc_start(&q->snippets.items[0].loc).line, 12);
-    cr_assert_eq(loc_start(&q->snippets.items[0].loc).col, 3);
+    cr_assert_eq(q->extra->labs.items[2].args.n, 0);
+    cr_assert_eq(q->extra->snippets.n, 1);
+    cr_assert_str_eq(q->extra->snippets.items[0].lab, "bubble");
+    cr_assert_str_eq(q->extra->snippets.items[0].region, "gpipe-schedule");
+    cr_assert_eq(loc_start(&q->extra->snippets.items[0].loc).line, 12);
+    cr_assert_eq(loc_start(&q->extra->snippets.items[0].loc).col, 3);
 }
 
 Test(parser, keywords_serve_as_names_where_a_name_is_expected)
@@ -259,14 +261,14 @@ Test(parser, keywords_serve_as_names_where_a_name_is_expected)
     cr_assert_str_eq(file->quiz->langs.items[1].tag, "in");
     struct ast_question *q = question(0);
     cr_assert_str_eq(q->id, "text");
-    cr_assert_str_eq(q->labs.items[0].name, "lab");
-    cr_assert_str_eq(q->labs.items[0].args.items[0].value.str, "text");
-    cr_assert_str_eq(q->labs.items[0].args.items[1].name, "of");
-    cr_assert_str_eq(q->labs.items[0].expects.items[0].metric, "quiz");
+    cr_assert_str_eq(q->extra->labs.items[0].name, "lab");
+    cr_assert_str_eq(q->extra->labs.items[0].args.items[0].value.str, "text");
+    cr_assert_str_eq(q->extra->labs.items[0].args.items[1].name, "of");
+    cr_assert_str_eq(q->extra->labs.items[0].expects.items[0].metric, "quiz");
     struct ast_question *s = question(1);
     cr_assert_str_eq(s->id, "prompt");
     cr_assert_str_eq(s->prompt->trs[0].lang, "in");
-    cr_assert_str_eq(s->snippets.items[0].region, "answer");
+    cr_assert_str_eq(s->extra->snippets.items[0].region, "answer");
 }
 
 Test(parser, includes_and_questions_keep_source_order)
