@@ -1,9 +1,14 @@
 /*
- * output.c — results reach the disk whole or not at all.  A file is written
- * to a temporary beside its target (same folder, so the same file system),
- * flushed, and renamed over the target; a package folder is built beside its
- * target and swapped in.  On any failure the temporary goes and the target
- * stays as it was.
+ * output.c — results appear whole or not at all.  A file is written to a
+ * temporary beside its target (same folder, so the same file system) and
+ * renamed over the target; a package folder is built beside its target and
+ * swapped in.  On any failure the temporary goes and the target stays as it
+ * was, so a reader of the target never sees half a document.
+ *
+ * The files are not forced to the disk (no fsync): what quizc writes is
+ * made again from its sources by running it again, as a compiler's or a
+ * linker's output is, and waiting for the disk cost a big compile a tenth
+ * of its time.  The kernel writes them out in its own time.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,16 +62,6 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
-/* Flush a folder's entries, so a rename into it survives a crash; failure is not fatal. */
-static void sync_dir(const char *dir)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
 int output_begin(struct diag *d, const char *path, struct output_tmp *t)
 {
     *t = (struct output_tmp){ .fd = -1 };
@@ -118,16 +113,6 @@ int output_write(struct output_tmp *t, const void *data, size_t len)
         t->err = errno ? errno : EIO;
         return -1;
     }
-    /*
-     * Ask the kernel to start writing each 8 MiB out while the rest is made,
-     * so that the fsync of a big document at commit finds little left to
-     * wait for.  A hint: where it is not supported, fsync does it all.
-     */
-    t->written += (long long)len;
-    if (t->written - t->started >= (8 << 20)) {
-        sync_file_range(t->fd, t->started, t->written - t->started, SYNC_FILE_RANGE_WRITE);
-        t->started = t->written;
-    }
     return 0;
 }
 
@@ -153,10 +138,6 @@ int output_commit(struct diag *d, struct output_tmp *t)
     int err = t->err;
     if (err)
         step = "write failed";
-    else if (fsync(t->fd) != 0) {
-        step = "cannot flush it";
-        err = errno;
-    }
     if (close(t->fd) != 0 && !step) {
         step = "close failed";
         err = errno;
@@ -171,9 +152,6 @@ int output_commit(struct diag *d, struct output_tmp *t)
         output_abort(t);
         return -1;
     }
-    char *dir = dir_of(t->path);
-    sync_dir(dir);
-    free(dir);
     tmp_free(t);
     return 0;
 }
@@ -238,10 +216,11 @@ static int write_entry(const char *root, const struct emit_file *f, const char *
         return -1;
     }
     int rc = write_all(fd, f->body.data, f->body.len);
-    if (rc == 0)
-        rc = fsync(fd);
     int err = errno;
-    close(fd);
+    if (close(fd) != 0 && rc == 0) {
+        rc = -1;
+        err = errno;
+    }
     errno = err;
     if (rc != 0)
         *step = "write failed";
@@ -350,9 +329,6 @@ static int write_dir(struct diag *d, const char *path, const struct emit_files *
         free(tmp);
         return -1;
     }
-    char *dir = dir_of(path);
-    sync_dir(dir);
-    free(dir);
     free(tmp);
     return 0;
 }

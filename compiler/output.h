@@ -16,7 +16,7 @@ int output_file(struct diag *d, const char *path, const void *data, size_t len);
 
 /*
  * A file being written in place of path: output_begin makes a temporary
- * beside it, the caller writes to fd, and output_commit flushes it and
+ * beside it, the caller writes to fd, and output_commit closes it and
  * renames it into place; output_abort (or a failed commit) removes it, so an
  * error found halfway leaves nothing behind and the target as it was.
  */
@@ -25,7 +25,6 @@ struct output_tmp {
     char *tmp;                  /* the temporary beside it */
     int fd;                     /* open on tmp for writing */
     int err;                    /* errno of the first failed output_write, 0 if none */
-    long long written, started; /* bytes written, and how many of them the disk was asked to take */
 };
 int output_begin(struct diag *d, const char *path, struct output_tmp *t);
 /* Write all of data to t->fd; on failure t->err is set and -1 returned. */
