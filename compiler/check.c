@@ -342,48 +342,48 @@ static void check_id(struct checker *k, const struct qz_course *c, size_t i, str
     diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
 }
 
-/* ---- Questions a syntax error has already been reported in ------------- */
-
-struct place {
-    const struct source *src;
-    size_t off;
-    size_t idx;             /* question index (for question starts) */
-};
-
-static int by_place(const void *a, const void *b)
-{
-    const struct place *x = a, *y = b;
-    uintptr_t sx = (uintptr_t)x->src, sy = (uintptr_t)y->src;
-    if (sx != sy)
-        return sx < sy ? -1 : 1;
-    return (x->off > y->off) - (x->off < y->off);
-}
-
 /*
  * For each question, whether one of the errors lies between its keyword and
- * the next question of the same file.  Sorting both lists keeps a bank of
+ * the next question of the same file.  Positions order the questions of a
+ * file, and the files apart (loc.h); sorting the errors keeps a bank of
  * many questions with many errors from comparing every pair.
  */
+struct place {
+    uint32_t pos;           /* a question's keyword, or an error */
+    uint32_t idx;           /* the question's index in the course */
+};
+
+static int by_pos(const void *a, const void *b)
+{
+    uint32_t x = ((const struct place *)a)->pos, y = ((const struct place *)b)->pos;
+    return (x > y) - (x < y);
+}
+
 static bool *mark_partial(const struct qz_course *c, const struct src_loc *errors, size_t nerrors)
 {
     size_t n = c->questions.n;
     bool *partial = xcalloc(n ? n : 1, sizeof *partial);
     if (nerrors == 0 || n == 0)
         return partial;
+    /* The course splices included files' questions where they were included: visit them by position. */
     struct place *qs = xmalloc(n * sizeof *qs), *es = xmalloc(nerrors * sizeof *es);
     for (size_t i = 0; i < n; i++)
-        qs[i] = (struct place){ c->questions.items[i]->loc.src, c->questions.items[i]->loc.off, i };
+        qs[i] = (struct place){ c->questions.items[i]->loc.from, (uint32_t)i };
     for (size_t i = 0; i < nerrors; i++)
-        es[i] = (struct place){ errors[i].src, errors[i].off, 0 };
-    qsort(qs, n, sizeof *qs, by_place);
-    qsort(es, nerrors, sizeof *es, by_place);
+        es[i] = (struct place){ errors[i].from, 0 };
+    qsort(qs, n, sizeof *qs, by_pos);
+    qsort(es, nerrors, sizeof *es, by_pos);
     size_t e = 0;
     for (size_t i = 0; i < n; i++) {
-        bool last = i + 1 == n || qs[i + 1].src != qs[i].src;
+        const struct source *src = loc_src(&c->questions.items[qs[i].idx]->loc);
+        bool last = i + 1 == n || loc_src(&c->questions.items[qs[i + 1].idx]->loc) != src;
         /* First error at or after this question's start. */
-        while (e < nerrors && by_place(&es[e], &qs[i]) < 0)
+        while (e < nerrors && es[e].pos < qs[i].pos)
             e++;
-        partial[qs[i].idx] = e < nerrors && es[e].src == qs[i].src && (last || es[e].off < qs[i + 1].off);
+        if (e == nerrors)
+            break;
+        struct src_loc at = { es[e].pos, es[e].pos };
+        partial[qs[i].idx] = last ? loc_src(&at) == src : es[e].pos < qs[i + 1].pos;
     }
     free(qs);
     free(es);
@@ -402,7 +402,7 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
     bool *partial = mark_partial(c, errors, nerrors);
     bool root_errors = false;
     for (size_t i = 0; i < nerrors && c->root; i++)
-        root_errors |= errors[i].src == c->root->src;
+        root_errors |= loc_src(&errors[i]) == c->root->src;
     free(errors);
     if (c->quiz) {
         check_header(&k, c->quiz, root_errors);

@@ -44,7 +44,8 @@ static bool escape_for(const char *src, size_t len, size_t i, unsigned cp)
 static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
 {
     struct src_loc l = *lit;
-    if (!loc_known(lit))
+    const struct source *src = loc_src(lit);
+    if (!src)
         return l;
     char enc[4];
     size_t elen;
@@ -57,13 +58,13 @@ static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
         enc[2] = (char)(cp == 0xFFFE ? 0xBE : 0xBF);
         elen = 3;
     }
-    const char *t = lit->src->text;
-    size_t len = lit->src->len;
-    size_t end = lit->end < len ? lit->end : len;
-    for (size_t i = lit->off; i < end; i++) {
+    const char *t = src->text;
+    size_t len = src->len;
+    size_t end = src_off(src, lit->to) < len ? src_off(src, lit->to) : len;
+    for (size_t i = src_off(src, lit->from); i < end; i++) {
         bool typed = i + elen <= len && memcmp(t + i, enc, elen) == 0;
         if (typed || escape_for(t, len, i, cp))     /* typed: the character; else the whole \u{...} */
-            return loc_bytes(lit->src, i, typed ? elen : (size_t)(strchr(t + i, '}') - (t + i)) + 1);
+            return loc_bytes(src, i, typed ? elen : (size_t)(strchr(t + i, '}') - (t + i)) + 1);
     }
     return l;
 }
@@ -89,7 +90,8 @@ static bool xml_safe(struct emitter *e, const char *s, const struct src_loc *at,
  */
 static bool literal_safe(struct emitter *e, const char *s, const struct src_loc *lit, const char *what)
 {
-    if (lit->src && lit->src->xml == SRC_XML_CLEAN)
+    const struct source *src = loc_src(lit);
+    if (src && src->xml == SRC_XML_CLEAN)
         return true;
     return xml_safe(e, s, lit, what);
 }

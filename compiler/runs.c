@@ -303,6 +303,8 @@ struct qz_runs *runs_load(struct diag *d, const char *path)
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
     if (!root) {
         const struct source *src = diag_add_source(d, path, text, len);
+        if (!src)
+            return NULL;
         size_t off = e.line > 0 ? src_offset(src, e.line, e.column > 0 ? e.column : 1)
                    : e.position > 0 && (size_t)e.position <= len ? (size_t)e.position - 1 : 0;
         struct src_loc at = loc_bytes(src, off, off < len);

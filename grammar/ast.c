@@ -40,7 +40,7 @@ struct ast_text *ast_text_alloc(struct arena *a, bool neutral, size_t n, const s
 struct src_loc ast_choice_loc(const struct ast_choice *c)
 {
     size_t len = strlen(kw_of(c->correct ? T_CORRECT : T_WRONG)->word);
-    return loc_bytes(ast_text_loc(c->text)->src, c->kw_off, len);
+    return (struct src_loc){ .from = c->kw_at, .to = c->kw_at + (uint32_t)len };
 }
 
 const struct ast_numeric ast_no_numeric;
@@ -50,7 +50,7 @@ struct src_loc ast_answer_loc(const struct ast_question *q)
 {
     if (!q->has_answer)
         return (struct src_loc){ 0 };
-    return loc_bytes(q->loc.src, q->answer_off, strlen(kw_of(T_ANSWER)->word));
+    return (struct src_loc){ .from = q->answer_at, .to = q->answer_at + (uint32_t)strlen(kw_of(T_ANSWER)->word) };
 }
 
 struct ast_question *ast_question_new(struct arena *a, enum ast_qkind kind)

@@ -177,7 +177,7 @@ enum ast_qkind { Q_SINGLE, Q_MULTIPLE, Q_TRUEFALSE, Q_NUMERIC, Q_TEXT };
 struct ast_choice {
     struct ast_text *text;
     struct ast_text *because;   /* per-choice feedback, or NULL */
-    uint32_t kw_off;            /* the byte offset of its correct/wrong keyword */
+    uint32_t kw_at;             /* the position of its correct/wrong keyword (loc.h) */
     bool correct;
 };
 
@@ -210,11 +210,11 @@ struct ast_qextra {
 /*
  * A question.  A bank has a hundred thousand, so what only some kinds or
  * few questions use lies behind a pointer (numeric, extra), and the answer
- * keyword's location is kept as its offset (ast_answer_loc).
+ * keyword's location is kept as its position (ast_answer_loc).
  */
 struct ast_question {
     enum ast_qkind kind;
-    uint32_t answer_off;        /* the byte offset of the answer keyword, when has_answer */
+    uint32_t answer_at;         /* the position of the answer keyword (loc.h), when has_answer */
     bool tf_answer;             /* Q_TRUEFALSE */
     bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
     char *id;

@@ -46,7 +46,7 @@ struct ast_file *b_finish(struct build_state *b)
 
 char *b_loc_text(struct build_state *b, const struct src_loc *loc)
 {
-    return (char *)intern_name(b->names, b->src->text + loc->off, (size_t)(loc->end - loc->off));
+    return (char *)intern_name(b->names, b->src->text + src_off(b->src, loc->from), (size_t)(loc->to - loc->from));
 }
 
 /* Is s keyword tok's spelling (a keyword that came as a name: `answer true`, `of answer`)? */
@@ -351,7 +351,7 @@ void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, s
                 struct ast_text *because)
 {
     if (!q_takes(b, correct ? T_CORRECT : T_WRONG, kw)) return;
-    struct ast_choice c = { .text = t, .because = because, .kw_off = kw->off, .correct = correct };
+    struct ast_choice c = { .text = t, .because = because, .kw_at = kw->from, .correct = correct };
     VEC_PUSH(b->choices, c);
 }
 
@@ -377,7 +377,7 @@ void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word
         else {
             b->q->tf_answer = is_word(word, T_TRUE);
             b->q->has_answer = true;
-            b->q->answer_off = kw->off;
+            b->q->answer_at = kw->from;
         }
     }
 }
@@ -390,7 +390,7 @@ static bool numeric_answer(struct build_state *b, const struct src_loc *kw, cons
         return false;
     }
     b->q->has_answer = true;
-    b->q->answer_off = kw->off;
+    b->q->answer_at = kw->from;
     return true;
 }
 

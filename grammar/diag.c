@@ -25,6 +25,7 @@ void diag_free(struct diag *d)
 {
     if (!d) return;
     for (size_t i = 0; i < d->nsources; i++) {
+        src_leave(d->sources[i]);
         free(d->sources[i]->path);
         free(d->sources[i]->text);
         src_lines_free(d->sources[i]);
@@ -51,6 +52,13 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->xml = SRC_XML_UNSCANNED;
     s->lines = NULL;
     s->nlines = 0;
+    if (!src_enter(s)) {
+        diag_error(d, NULL, "cannot read '%s': the sources of this run would pass 4 GiB together", path);
+        free(s->path);
+        free(s);
+        free(text);
+        return NULL;
+    }
     d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
     d->sources[d->nsources++] = s;
     return s;
@@ -161,7 +169,8 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
 {
     if (level == DIAG_ERROR) d->errors++;
     if (level == DIAG_WARNING) d->warnings++;
-    if (!loc_known(loc)) loc = NULL;
+    const struct source *src = loc_src(loc);
+    if (!src) loc = NULL;
     if (level == DIAG_ERROR && loc) {
         if (d->nerror_locs == d->caperror_locs) {
             d->caperror_locs = d->caperror_locs ? 2 * d->caperror_locs : 16;
@@ -184,7 +193,7 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
         const char *lc = d->color ? level_color[level] : "";
         struct src_pos at = loc_start(loc), last = loc_end(loc);
         if (loc)
-            fprintf(out, "%s%s:%d:%d: %s%s%s: %s%s\n", bold, loc->src->path, at.line, at.col,
+            fprintf(out, "%s%s:%d:%d: %s%s%s: %s%s\n", bold, src->path, at.line, at.col,
                     lc, level_name[level], reset, bold, msg);
         else
             fprintf(out, "%s%s: %s%s%s: %s%s\n", bold, diag_progname, lc, level_name[level],
@@ -192,11 +201,11 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
         fputs(reset, out);
         if (loc) {
             size_t a, b;
-            line_bounds(loc->src, loc->off, &a, &b);
+            line_bounds(src, src_off(src, loc->from), &a, &b);
             int end_col = last.line == at.line ? last.col : at.col;
             int caret, len;
-            size_t quotes_below = loc->src->nul_free > a ? loc->src->nul_free - a : 0;
-            show_line(out, loc->src->text + a, b - a, at.col, end_col, quotes_below, &caret, &len);
+            size_t quotes_below = src->nul_free > a ? src->nul_free - a : 0;
+            show_line(out, src->text + a, b - a, at.col, end_col, quotes_below, &caret, &len);
             fprintf(out, "    %*s%s^", caret, "", d->color ? level_color[DIAG_NOTE] : "");
             for (int k = 1; k < len; k++) fputc('~', out);
             fprintf(out, "%s\n", reset);

@@ -47,7 +47,8 @@ void diag_free(struct diag *d);
 
 /*
  * Register a source.  Takes ownership of text (which must have len bytes and
- * a NUL after them).  The returned source lives until diag_free.
+ * a NUL after them).  The returned source lives until diag_free.  NULL,
+ * reported and with text freed, when the sources would pass 4 GiB together.
  */
 const struct source *diag_add_source(struct diag *d, const char *path, char *text, size_t len);
 

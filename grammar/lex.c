@@ -44,7 +44,7 @@ void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, s
 {
     /* Once per line: text outside its quotes would otherwise give an error per character. */
     if (lex_too_many(lx)) return;
-    size_t line = lex_line_start(lx, loc->off) + 1;
+    size_t line = lex_line_start(lx, lex_off(lx, loc)) + 1;
     if (lx->stray_line == line) {
         if ((unsigned char)s[0] >= 0x80) lex_check_utf8(lx, loc, s, n);   /* bad bytes are still named */
         return;
@@ -103,7 +103,8 @@ static bool colon_follows(const struct lex_state *lx)
 /* The spelling of the token at loc, ending where the scanner stands. */
 static char *token_text(const struct lex_state *lx, const struct src_loc *loc)
 {
-    return xstrndup(lx->src->text + loc->off, lx->off - loc->off);
+    size_t off = lex_off(lx, loc);
+    return xstrndup(lx->src->text + off, lx->off - off);
 }
 
 /*
@@ -128,7 +129,7 @@ static int indent_before(struct lex_state *lx, size_t off, bool whole_line)
 /* A '{': what it opens follows from the tokens before it, as keywords.def says. */
 static void push_brace(struct lex_state *lx, const struct src_loc *loc)
 {
-    struct brace b = { .kind = BR_OTHER, .loc = *loc, .block = KWB_NONE, .indent = indent_before(lx, loc->off, true) };
+    struct brace b = { .kind = BR_OTHER, .loc = *loc, .block = KWB_NONE, .indent = indent_before(lx, lex_off(lx, loc), true) };
     const struct kw *head = kw_of(lx->prev2_tok), *before = kw_of(lx->prev_tok);
     bool named = lx->prev_tok == T_IDENT || before;
     b.name = lx->prev_text;
@@ -164,7 +165,7 @@ static void close_brace(struct lex_state *lx, const struct src_loc *loc)
 {
     if (!lx->braces.n) return;
     struct brace *b = &lx->braces.items[lx->braces.n - 1];
-    int ind = indent_before(lx, loc->off, false);
+    int ind = indent_before(lx, lex_off(lx, loc), false);
     if (!lx->suspected && b->kind != BR_LANG && ind >= 0 && ind < b->indent) {
         lx->suspect = *b;
         lx->suspected = true;
@@ -223,7 +224,7 @@ static int deliver(struct lex_state *lx, int tok, QZPSTYPE *lval, const struct s
     lx->prev2_tok = lx->prev_tok;
     lx->prev_tok = tok;
     memmove(lx->recent + 1, lx->recent, sizeof lx->recent - sizeof lx->recent[0]);
-    lx->recent[0] = loc->off;
+    lx->recent[0] = lex_off(lx, loc);
     return tok;
 }
 
@@ -289,7 +290,7 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
     if (top && top->kind == BR_LANG && kw_is(tok)) {
         if (colon_follows(lx)) {
             /* `text: "..."`: a keyword spelled like a language tag is one. */
-            lval->str = (char *)intern_name(&lx->names, lx->src->text + lloc->off, lx->off - lloc->off);
+            lval->str = (char *)intern_name(&lx->names, lx->src->text + lex_off(lx, lloc), lx->off - lex_off(lx, lloc));
             tok = T_IDENT;
         } else if (lx->prev_tok == T_STRING || lx->prev_tok == '{') {
             char *word = token_text(lx, lloc);

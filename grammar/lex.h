@@ -141,10 +141,15 @@ size_t lex_line_start(struct lex_state *lx, size_t off);
 /* Move the position over the n bytes of a token and give loc the span it covers. */
 static inline void lex_advance(struct lex_state *lx, struct src_loc *loc, size_t n)
 {
-    loc->src = lx->src;
-    loc->off = (uint32_t)(lx->tok_off = lx->off);
+    lx->tok_off = lx->off;
+    loc->from = lx->src->base + (uint32_t)lx->off;
     lx->off += n;
-    loc->end = (uint32_t)lx->off;
+    loc->to = lx->src->base + (uint32_t)lx->off;
+}
+/* The byte offset in the source being read of where loc starts. */
+static inline size_t lex_off(const struct lex_state *lx, const struct src_loc *loc)
+{
+    return src_off(lx->src, loc->from);
 }
 /*
  * A string literal holds a character XML 1.0 cannot carry (a C0 control

@@ -20,13 +20,14 @@ bool lex_too_many(const struct lex_state *lx)
 void lex_unread(struct lex_state *lx, struct src_loc *loc, size_t n)
 {
     lx->off = lx->tok_off + n;
-    loc->end = (uint32_t)lx->off;
+    loc->to = lx->src->base + (uint32_t)lx->off;
 }
 
 struct src_loc loc_at(const struct src_loc *loc, const char *s, size_t byte)
 {
     size_t len = s[byte] ? utf8_char_len(s + byte, strnlen(s + byte, 4)) : 0;
-    return loc_bytes(loc->src, loc->off + byte, len ? len : 1);
+    uint32_t at = loc->from + (uint32_t)byte;
+    return (struct src_loc){ .from = at, .to = at + (uint32_t)(len ? len : 1) };
 }
 
 /* ---- Strings ------------------------------------------------------------ */

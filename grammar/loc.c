@@ -1,5 +1,6 @@
 /*
- * loc.c — lines and columns of byte offsets, found when asked.
+ * loc.c — the space of positions every source has a place in, and lines
+ * and columns of byte offsets, found when asked.
  */
 #include "loc.h"
 
@@ -121,14 +122,16 @@ void src_lines_free(struct source *s)
     s->nlines = 0;
 }
 
-size_t loc_last(const struct src_loc *l)
+uint32_t loc_last(const struct src_loc *l)
 {
-    const unsigned char *t = (const unsigned char *)l->src->text;
-    size_t end = l->end;
-    while (end > l->off && (t[end - 1] == '\n' || t[end - 1] == '\r'))
+    const struct source *s = loc_src(l);
+    if (!s) return l->from;
+    const unsigned char *t = (const unsigned char *)s->text;
+    size_t off = src_off(s, l->from), end = src_off(s, l->to);
+    while (end > off && (t[end - 1] == '\n' || t[end - 1] == '\r'))
         end--;
-    if (end == l->off)
-        return l->off;
+    if (end == off)
+        return l->from;
     /*
      * Backward, with the scanner's count: every byte that is not a
      * continuation byte starts a character, and the last character is the
@@ -136,19 +139,76 @@ size_t loc_last(const struct src_loc *l)
      * alone.  O(1): the parser asks this of every empty rule.
      */
     size_t j = end - 1;
-    while (j > l->off && end - j < 4 && (t[j] & 0xC0) == 0x80)
+    while (j > off && end - j < 4 && (t[j] & 0xC0) == 0x80)
         j--;
-    return utf8_char_len((const char *)t + j, end - j) == end - j ? j : end - 1;
+    size_t last = utf8_char_len((const char *)t + j, end - j) == end - j ? j : end - 1;
+    return s->base + (uint32_t)last;
 }
 
 struct src_pos loc_start(const struct src_loc *l)
 {
-    if (!loc_known(l)) return (struct src_pos){ 0, 0 };
-    return src_pos(l->src, l->off);
+    const struct source *s = loc_known(l) ? loc_src(l) : NULL;
+    if (!s) return (struct src_pos){ 0, 0 };
+    return src_pos(s, src_off(s, l->from));
 }
 
 struct src_pos loc_end(const struct src_loc *l)
 {
-    if (!loc_known(l)) return (struct src_pos){ 0, 0 };
-    return src_pos(l->src, loc_last(l));
+    const struct source *s = loc_known(l) ? loc_src(l) : NULL;
+    if (!s) return (struct src_pos){ 0, 0 };
+    return src_pos(s, src_off(s, loc_last(l)));
+}
+
+/* ---- The space of positions ---------------------------------------------- */
+
+/* The sources entered and not left, by base (each is entered after the ones before it). */
+static struct {
+    const struct source **v;
+    size_t n, cap;
+    uint32_t next;          /* the base of the next source; 0 before the first */
+} space;
+
+bool src_enter(struct source *s)
+{
+    if (space.n == 0)
+        space.next = 1;     /* position 0 is no location */
+    if ((uint64_t)space.next + s->len + 1 > UINT32_MAX)
+        return false;
+    if (space.n == space.cap) {
+        space.cap = space.cap ? 2 * space.cap : 8;
+        space.v = xrealloc(space.v, space.cap * sizeof *space.v);
+    }
+    s->base = space.next;
+    space.next += (uint32_t)s->len + 1;     /* its end, where an empty span may stand, is its own */
+    space.v[space.n++] = s;
+    return true;
+}
+
+void src_leave(const struct source *s)
+{
+    for (size_t i = space.n; i-- > 0;)
+        if (space.v[i] == s) {
+            memmove(space.v + i, space.v + i + 1, (space.n - i - 1) * sizeof *space.v);
+            space.n--;
+            break;
+        }
+    if (space.n == 0) {
+        free(space.v);
+        space.v = NULL;
+        space.cap = 0;
+    }
+}
+
+const struct source *loc_src(const struct src_loc *l)
+{
+    if (!loc_known(l)) return NULL;
+    /* The last source whose base is at or below the position; most quizzes have one. */
+    size_t lo = 0, hi = space.n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (space.v[mid]->base <= l->from) lo = mid;
+        else hi = mid;
+    }
+    const struct source *s = space.n ? space.v[lo] : NULL;
+    return s && s->base <= l->from && l->from <= s->base + s->len ? s : NULL;
 }

@@ -5,6 +5,14 @@
  * the tree: a bank has millions of locations and most are never shown.  They
  * are found when a message or a test asks (loc_line, loc_col, ...), from a
  * table of the source's line starts made the first time one is needed.
+ *
+ * Every source of the process has a place in one space of positions
+ * (src_enter): its byte k is position base + k.  A location is two such
+ * positions, eight bytes, and its source is found from them (loc_src), as
+ * a compiler's source manager does; a bank has millions of locations, and
+ * a pointer in each was a tenth of its tree.  Sources are entered, left
+ * and looked up from one thread at a time: quizc and labrun read every
+ * source before a rank starts.
  */
 #ifndef QZ_LOC_H
 #define QZ_LOC_H
@@ -35,17 +43,26 @@ struct source {
     enum { SRC_XML_UNSCANNED, SRC_XML_CLEAN, SRC_XML_UNSAFE } xml;
     uint32_t *lines;        /* where each line starts, made by the first src_pos; freed with the source */
     size_t nlines;
+    uint32_t base;          /* the position of its first byte (src_enter) */
 };
 
 /*
- * A span of a source: its bytes [off, end).  A zero location (src NULL) is
- * none.  A span ends with its last character; an empty one (end == off)
- * stands at off.
+ * Give s its place in the space of positions: base, after every source
+ * entered before it and still there.  False when the sources together
+ * would pass 4 GiB.  src_leave takes it out (diag_free does, with the
+ * source); when none is left, the space starts again from 1.
+ */
+bool src_enter(struct source *s);
+void src_leave(const struct source *s);
+
+/*
+ * A span of a source: its bytes [from, to), as positions (above).  A zero
+ * location (from 0) is none.  A span ends with its last character; an
+ * empty one (to == from) stands at from.
  */
 struct src_loc {
-    const struct source *src;
-    uint32_t off;           /* the byte offset of the first character */
-    uint32_t end;           /* just past the last byte */
+    uint32_t from;          /* the position of the first byte */
+    uint32_t to;            /* just past the last byte */
 };
 
 /*
@@ -65,13 +82,18 @@ size_t src_offset(const struct source *s, int line, int col);
 /* Free the table of line starts (diag_free does, with the source). */
 void src_lines_free(struct source *s);
 
-static inline bool loc_known(const struct src_loc *l) { return l && l->src; }
+static inline bool loc_known(const struct src_loc *l) { return l && l->from; }
+
+/* The source a known location lies in (NULL for none, or one whose source has left). */
+const struct source *loc_src(const struct src_loc *l);
+/* The byte offset in s of a position of s. */
+static inline size_t src_off(const struct source *s, uint32_t pos) { return pos - s->base; }
 
 /*
- * The byte offset of the span's last character: line breaks at its end are
- * not counted, as the scanner's spans never end on one.  off when empty.
+ * The position of the span's last character: line breaks at its end are
+ * not counted, as the scanner's spans never end on one.  from when empty.
  */
-size_t loc_last(const struct src_loc *l);
+uint32_t loc_last(const struct src_loc *l);
 
 /* Where the span starts and where its last character stands; {0, 0} for no location. */
 struct src_pos loc_start(const struct src_loc *l);
@@ -83,14 +105,14 @@ static inline int loc_col(const struct src_loc *l) { return loc_start(l).col; }
 static inline struct src_loc loc_span(const struct src_loc *a, const struct src_loc *b)
 {
     struct src_loc l = *a;
-    l.end = b->end;
+    l.to = b->to;
     return l;
 }
 
 /* The span of the n bytes at byte off of s. */
 static inline struct src_loc loc_bytes(const struct source *s, size_t off, size_t n)
 {
-    return (struct src_loc){ .src = s, .off = (uint32_t)off, .end = (uint32_t)(off + n) };
+    return (struct src_loc){ .from = s->base + (uint32_t)off, .to = s->base + (uint32_t)(off + n) };
 }
 
 /*

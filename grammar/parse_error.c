@@ -42,9 +42,9 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
      * after an unknown word on its line is that word's argument.
      */
     bool argument = e->unknown_at_set && e->unknown_line == loc_line(loc) &&
-                    lex_token_before(e->lx, loc->off) == e->unknown_at;
+                    lex_token_before(e->lx, lex_off(e->lx, loc)) == e->unknown_at;
     if ((recovering && !e->junk_recovery) || argument) {
-        if (argument) e->unknown_at = loc->off;
+        if (argument) e->unknown_at = lex_off(e->lx, loc);
         return;
     }
     enum kw_place block;
@@ -56,7 +56,7 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
         diag_error(e->d, loc, "unknown statement '%s' in %s; did you mean '%s'?", word, where, hint);
     else
         diag_error(e->d, loc, "unknown statement '%s' in %s", word, where);
-    e->unknown_at = loc->off;
+    e->unknown_at = lex_off(e->lx, loc);
     e->unknown_line = loc_line(loc);
     e->unknown_at_set = true;
 }
@@ -121,7 +121,7 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
     if (e->lx->synthetic) return;   /* a '}' the scanner supplied after reporting an unclosed block */
     struct src_loc loc = *at;
     /* What follows an unknown statement word is its own arguments: reported with the word. */
-    if (e->unknown_at_set && lex_token_before(e->lx, loc.off) == e->unknown_at) {
+    if (e->unknown_at_set && lex_token_before(e->lx, lex_off(e->lx, &loc)) == e->unknown_at) {
         e->junk_recovery = true;
         return;
     }

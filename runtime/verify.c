@@ -402,7 +402,8 @@ static size_t judge(struct verify *v)
         if (why) {
             const struct src_loc *at = &cl->e->loc;
             struct src_pos p = loc_start(at);
-            notes[nnotes] = xasprintf("[%zu] %s:%d:%d (%s): %s", nnotes + 1, at->src ? at->src->path : "?",
+            const struct source *src = loc_src(at);
+            notes[nnotes] = xasprintf("[%zu] %s:%d:%d (%s): %s", nnotes + 1, src ? src->path : "?",
                                       p.line, p.col, cl->q->id, why);
             snprintf(measured, sizeof measured, "see [%zu]", ++nnotes);
         }

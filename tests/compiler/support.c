@@ -15,7 +15,7 @@ static void record(void *ctx, enum diag_level level, const struct src_loc *loc, 
     struct capture *c = ctx;
     struct rec r = {
         .level = level,
-        .file = loc && loc->src ? xstrdup(loc->src->path) : NULL,
+        .file = loc_src(loc) ? xstrdup(loc_src(loc)->path) : NULL,
         .line = loc_start(loc).line,
         .col = loc_start(loc).col,
         .msg = xstrdup(msg),

@@ -14,13 +14,14 @@ static void hook(void *ctx, enum diag_level level, const struct src_loc *loc, co
         struct rec *r = &c->recs[c->n];
         memset(r, 0, sizeof *r);
         r->level = level;
-        if (loc && loc->src) {
+        const struct source *src = loc_src(loc);
+        if (src) {
             struct src_pos a = loc_start(loc), b = loc_end(loc);
             r->line = a.line;
             r->col = a.col;
             r->end_line = b.line;
             r->end_col = b.col;
-            snprintf(r->path, sizeof r->path, "%s", loc->src->path);
+            snprintf(r->path, sizeof r->path, "%s", src->path);
         }
         snprintf(r->msg, sizeof r->msg, "%s", msg);
     }

@@ -74,15 +74,15 @@ Test(loc, a_span_ends_at_its_last_character_not_at_a_line_end_after_it)
 {
     const struct source *s = src_of("say \"caf\xC3\xA9\"\n\nnext");
     struct src_loc word = loc_bytes(s, 4, 7);           /* "café" */
-    cr_assert_eq(loc_last(&word), 10, "the closing quote");
+    cr_assert_eq(src_off(s, loc_last(&word)), 10, "the closing quote");
     struct src_loc with_break = loc_bytes(s, 4, 9);     /* and the two line ends */
-    cr_assert_eq(loc_last(&with_break), 10);
+    cr_assert_eq(src_off(s, loc_last(&with_break)), 10);
     struct src_loc e_acute = loc_bytes(s, 8, 2);
-    cr_assert_eq(loc_last(&e_acute), 8, "a two-byte character is one");
+    cr_assert_eq(src_off(s, loc_last(&e_acute)), 8, "a two-byte character is one");
     struct src_pos end = loc_end(&with_break);
     cr_assert(end.line == 1 && end.col == 10, "%d:%d", end.line, end.col);
     struct src_loc empty = loc_bytes(s, 15, 0);
-    cr_assert_eq(loc_last(&empty), 15);
+    cr_assert_eq(src_off(s, loc_last(&empty)), 15);
     struct src_loc none = { 0 };
     cr_assert_eq(loc_line(&none), 0, "no location has no line");
 }
@@ -91,7 +91,7 @@ Test(loc, a_stray_continuation_byte_at_a_span_end_is_a_character_of_its_own)
 {
     const struct source *s = src_of("x\xC3\xA9\x80y");
     struct src_loc l = loc_bytes(s, 0, 4);
-    cr_assert_eq(loc_last(&l), 3);
+    cr_assert_eq(src_off(s, loc_last(&l)), 3);
     cr_assert_eq(loc_end(&l).col, 3);
 }
 
@@ -150,7 +150,48 @@ Test(loc, the_last_character_found_backward_is_the_one_the_scanner_counts_to)
         for (size_t off = 0; off < n; off++)
             for (size_t end = off + 1; end <= n; end++) {
                 struct src_loc l = loc_bytes(s, off, end - off);
-                cr_assert_eq(loc_last(&l), last_forward(text, off, end), "round %d, [%zu, %zu)", round, off, end);
+                cr_assert_eq(src_off(s, loc_last(&l)), last_forward(text, off, end), "round %d, [%zu, %zu)", round, off, end);
             }
     }
+}
+
+Test(loc, each_source_has_its_own_positions_and_a_location_finds_its_source)
+{
+    const struct source *a = src_of("first\n"), *b = src_of("second");
+    struct src_loc in_a = loc_bytes(a, 2, 3), end_a = loc_bytes(a, a->len, 0), in_b = loc_bytes(b, 0, 6);
+    cr_assert_eq(loc_src(&in_a), a);
+    cr_assert_eq(loc_src(&end_a), a, "a span at the end of a file is the file's");
+    cr_assert_eq(loc_src(&in_b), b);
+    cr_assert(end_a.from < in_b.from, "the second source's positions follow the first's");
+    cr_assert_eq(loc_line(&in_b), 1);
+    cr_assert_eq(loc_col(&in_b), 1);
+    struct src_loc none = { 0 };
+    cr_assert_null(loc_src(&none));
+    cr_assert_not(loc_known(&none));
+}
+
+Test(loc, sources_that_would_pass_4_gib_together_are_refused)
+{
+    src_of("x");
+    /* Only its length is looked at: nothing of a 4 GiB text is made. */
+    struct source huge = { .path = "huge.qz", .len = UINT32_MAX - 1 };
+    cr_assert_not(src_enter(&huge));
+    struct source fits = { .path = "fits.qz", .len = 100 };
+    cr_assert(src_enter(&fits));
+    struct src_loc l = loc_bytes(&fits, 10, 1);
+    cr_assert_eq(loc_src(&l), &fits);
+    src_leave(&fits);
+    cr_assert_null(loc_src(&l), "a source that has left is found no more");
+}
+
+Test(loc, the_space_starts_again_when_every_source_has_left)
+{
+    struct source one = { .path = "one.qz", .len = 1000 };
+    cr_assert(src_enter(&one));
+    uint32_t base = one.base;
+    src_leave(&one);
+    struct source two = { .path = "two.qz", .len = 5 };
+    cr_assert(src_enter(&two));
+    cr_assert_eq(two.base, base, "so that a long-running process never runs out of positions");
+    src_leave(&two);
 }
