@@ -303,7 +303,6 @@ static void check_question(struct checker *k, const struct ast_question *q)
  */
 struct id_table {
     uint32_t *slot;         /* a question's index + 1; 0: empty */
-    uint32_t *hashes;       /* each slot's hash */
     size_t cap;             /* a power of two, at least twice the questions */
 };
 
@@ -312,29 +311,29 @@ static void ids_init(struct id_table *t, size_t n)
     t->cap = 16;
     while (t->cap < 2 * n) t->cap *= 2;
     t->slot = xcalloc(t->cap, sizeof *t->slot);
-    t->hashes = xmalloc(t->cap * sizeof *t->hashes);
 }
 
 static void ids_free(struct id_table *t)
 {
     free(t->slot);
-    free(t->hashes);
 }
 
-/* Ids are unique across the quiz and every file it includes: question i's is recorded, or reported. */
+/*
+ * Ids are unique across the quiz and every file it includes: question i's
+ * is recorded, or reported.  A slot holds only the question: at most half
+ * the slots are taken, so a look-up compares an id or two.
+ */
 static void check_id(struct checker *k, const struct qz_course *c, size_t i, struct id_table *t)
 {
     const struct ast_question *q = c->questions.items[i];
     const char *id = q->id;
     if (!id)
         return;
-    uint32_t h = hash_bytes(id, strlen(id));
-    size_t at = h & (t->cap - 1);
+    size_t at = hash_bytes(id, strlen(id)) & (t->cap - 1);
     for (; t->slot[at]; at = (at + 1) & (t->cap - 1))
-        if (t->hashes[at] == h && strcmp(c->questions.items[t->slot[at] - 1]->id, id) == 0) break;
+        if (strcmp(c->questions.items[t->slot[at] - 1]->id, id) == 0) break;
     if (!t->slot[at]) {
         t->slot[at] = (uint32_t)i + 1;
-        t->hashes[at] = h;
         return;
     }
     const struct ast_question *p = c->questions.items[t->slot[at] - 1];

@@ -188,10 +188,16 @@ enum ast_numkind {
 };
 
 struct ast_numeric {
-    enum ast_numkind kind;
-    struct ast_value value;     /* NUM_EXACT, NUM_TOLERANCE */
-    struct ast_value tolerance; /* NUM_TOLERANCE */
-    struct ast_value lo, hi;    /* NUM_RANGE */
+    enum ast_numkind kind;      /* which of the union's two holds the key */
+    union {
+        struct {
+            struct ast_value value;     /* NUM_EXACT, NUM_TOLERANCE */
+            struct ast_value tolerance; /* NUM_TOLERANCE */
+        };
+        struct {
+            struct ast_value lo, hi;    /* NUM_RANGE */
+        };
+    };
     struct ast_text *unit;      /* or NULL */
 };
 
