@@ -40,6 +40,14 @@ struct ast_value *lex_number(struct lex_state *lx, const struct src_loc *loc, co
     return v;
 }
 
+char *lex_name(struct lex_state *lx, const char *s, size_t n)
+{
+    const struct kw *k = kw_of(lx->prev_tok);
+    if (k && k->opens >= KWB_SINGLE && k->opens <= KWB_TEXT)
+        return arena_strndup(lx->arena, s, n);
+    return (char *)intern_name(&lx->names, s, n);
+}
+
 void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n)
 {
     /* Once per line: text outside its quotes would otherwise give an error per character. */

@@ -24,7 +24,7 @@ enum brace_kind {
 struct brace {
     enum brace_kind kind;
     struct src_loc loc;     /* the '{' */
-    const char *name;       /* the name before it (interned, or a keyword's word), or NULL */
+    const char *name;       /* the name before it (lex_name's, or a keyword's word), or NULL */
     const char *head;       /* BR_QUESTION: the kind's keyword ("single") */
     enum kw_place block;    /* BR_QUIZ, BR_QUESTION, BR_LAB: the block, for its statements; else KWB_NONE */
     int indent;             /* columns of whitespace before the first token of the '{' line */
@@ -90,8 +90,8 @@ struct lex_state {
     bool synthetic;                 /* the last token handed out was supplied by the scanner */
     int prev_tok, prev2_tok;        /* the last token handed out and the one before */
     /*
-     * Their spellings (names and keywords only), or NULL: a name's interned
-     * string or a keyword's word, both alive as long as the tree, so no
+     * Their spellings (names and keywords only), or NULL: a name's string (lex_name)
+     * or a keyword's word, both alive as long as the tree, so no
      * token is copied for messages that are seldom written.
      */
     const char *prev_text;
@@ -134,6 +134,12 @@ void *lex_open(struct lex_state *lx);
 void lex_close(void *scanner);
 /* A NUMBER token's value (reported when out of range). */
 struct ast_value *lex_number(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/*
+ * A name's string: interned (a language tag or a lab's name is written
+ * many times), except a question's id, written once in a bank: in the
+ * table it would take a slot per question for nothing, so it is copied.
+ */
+char *lex_name(struct lex_state *lx, const char *s, size_t n);
 /* A character that starts no token: report it (invalid UTF-8 as such). */
 void lex_stray(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
 /* Where the line holding byte off starts (cheap when asked in the order the scanner reads). */
