@@ -142,16 +142,17 @@ void ast_file_free(struct ast_file *f)
 {
     if (!f) return;
     ast_labdef_free(f->lab);
-    for (size_t i = 0; i < f->items.n; i++) {
-        struct ast_item *it = &f->items.items[i];
-        if (it->question)
-            for (size_t k = 0; k < it->question->extra->snippets.n; k++) {
-                free(it->question->extra->snippets.items[k].code);
-                free(it->question->extra->snippets.items[k].file);
-            }
-        if (it->include) ast_file_free(it->include->file);
+    for (size_t i = 0; i < f->questions.n; i++) {
+        const struct ast_qextra *x = f->questions.items[i]->extra;
+        for (size_t k = 0; k < x->snippets.n; k++) {
+            free(x->snippets.items[k].code);
+            free(x->snippets.items[k].file);
+        }
     }
-    VEC_FREE(f->items);
+    for (size_t i = 0; i < f->includes.n; i++)
+        ast_file_free(f->includes.items[i]->file);
+    VEC_FREE(f->questions);
+    VEC_FREE(f->includes);
     arena_free(f->arena);
     free(f);
 }

@@ -259,19 +259,15 @@ struct ast_lang {
     struct src_loc loc;
 };
 
+/*
+ * An include keeps where it stands among its file's questions, so that the
+ * loader can splice the included questions there.
+ */
 struct ast_include {
     char *path;                 /* as written, relative to the including file */
     struct src_loc loc;
+    uint32_t before;            /* how many of the file's questions come before it */
     struct ast_file *file;      /* set by the loader: the included file; owned */
-};
-
-/*
- * A body item keeps questions and includes in source order, so that the
- * loader can splice included questions where the include stood.
- */
-struct ast_item {
-    struct ast_question *question;  /* exactly one of question / include */
-    struct ast_include *include;
 };
 
 struct ast_quiz {
@@ -333,7 +329,8 @@ struct ast_file {
     const struct source *src;
     struct ast_quiz *quiz;          /* a quiz file, or NULL */
     struct ast_labdef *lab;         /* a lab manifest, or NULL */
-    VEC(struct ast_item) items;     /* the quiz's (or an included file's) questions and includes */
+    VEC(struct ast_question *) questions;   /* the quiz's (or an included file's) own, in source order */
+    VEC(struct ast_include *) includes;     /* in source order */
 };
 
 /*

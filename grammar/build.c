@@ -163,8 +163,7 @@ void b_question_open(struct build_state *b, int kind, const struct src_loc *kw, 
     q->id = name;
     q->loc = *kw;
     q->id_loc = *name_loc;
-    struct ast_item it = { .question = q };
-    VEC_PUSH(b->file->items, it);
+    VEC_PUSH(b->file->questions, q);
     b->q = q;
     memset(b->q_seen.has, 0, sizeof b->q_seen.has);
 }
@@ -183,8 +182,8 @@ void b_include(struct build_state *b, const struct src_loc *kw, char *path, cons
     struct ast_include *inc = arena_alloc(b->file->arena, sizeof *inc);
     inc->path = path;
     inc->loc = loc_span(kw, loc);
-    struct ast_item it = { .include = inc };
-    VEC_PUSH(b->file->items, it);
+    inc->before = (uint32_t)b->file->questions.n;
+    VEC_PUSH(b->file->includes, inc);
 }
 
 /* ---- Quiz headers --------------------------------------------------------- */

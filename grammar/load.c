@@ -124,11 +124,13 @@ static void include(struct loader *L, struct ast_file *from, struct ast_include 
 /* Every question of f in order, with the questions of its includes where they stand. */
 static void follow(struct loader *L, struct ast_file *f)
 {
-    for (size_t i = 0; i < f->items.n; i++) {
-        struct ast_item *it = &f->items.items[i];
-        if (it->question) VEC_PUSH(L->c->questions, it->question);
-        else if (it->include) include(L, f, it->include);
+    size_t q = 0;
+    for (size_t i = 0; i < f->includes.n; i++) {
+        struct ast_include *inc = f->includes.items[i];
+        for (; q < inc->before; q++) VEC_PUSH(L->c->questions, f->questions.items[q]);
+        include(L, f, inc);
     }
+    for (; q < f->questions.n; q++) VEC_PUSH(L->c->questions, f->questions.items[q]);
 }
 
 struct qz_course *qz_load(struct diag *d, const char *path)
@@ -141,7 +143,12 @@ struct qz_course *qz_load(struct diag *d, const char *path)
     struct loader L = { .d = d, .c = c };
     struct link root = { .canon = canonical(path), .shown = src->path, .at = NULL };
     VEC_PUSH(L.chain, root);
-    follow(&L, c->root);
+    /* A quiz that includes nothing has its own list for the course's: a bank's is not copied. */
+    if (c->root->includes.n == 0) {
+        c->questions.items = c->root->questions.items;
+        c->questions.n = c->questions.cap = c->root->questions.n;
+    } else
+        follow(&L, c->root);
     free(root.canon);
     VEC_FREE(L.chain);
     for (size_t i = 0; i < L.loaded.n; i++) free(L.loaded.items[i].canon);
@@ -152,8 +159,9 @@ struct qz_course *qz_load(struct diag *d, const char *path)
 void qz_course_free(struct qz_course *c)
 {
     if (!c) return;
+    if (c->questions.items != c->root->questions.items)
+        VEC_FREE(c->questions);
     ast_file_free(c->root);
-    VEC_FREE(c->questions);
     for (size_t i = 0; i < c->labs.n; i++) ast_labdef_free(c->labs.items[i]);
     VEC_FREE(c->labs);
     free(c);

@@ -26,9 +26,9 @@ struct ast_file *qz_parse(struct diag *d, const struct source *src);
  * (includes spliced in where they stand), and the labs the questions name.
  */
 struct qz_course {
-    struct ast_file *root;              /* owned; include trees hang off its items */
+    struct ast_file *root;              /* owned; include trees hang off its includes */
     const struct ast_quiz *quiz;        /* root->quiz (NULL when the file held no quiz) */
-    VEC(struct ast_question *) questions;   /* borrowed from the trees */
+    VEC(struct ast_question *) questions;   /* borrowed from the trees (the root's own list when it includes nothing) */
     VEC(struct ast_labdef *) labs;      /* every lab resolved, once each; owned */
 };
 

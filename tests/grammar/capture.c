@@ -86,9 +86,8 @@ struct ast_file *cap_parse_ok(struct capture *c, const char *text)
 
 struct ast_question *cap_question(const struct ast_file *f, size_t i)
 {
-    cr_assert_lt(i, f->items.n);
-    cr_assert_not_null(f->items.items[i].question);
-    return f->items.items[i].question;
+    cr_assert_lt(i, f->questions.n);
+    return f->questions.items[i];
 }
 
 void cap_assert_error(const struct capture *c, int i, int line, int col, const char *msg)

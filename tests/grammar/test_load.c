@@ -42,8 +42,9 @@ Test(load, included_questions_are_spliced_where_the_include_stands)
     cr_assert_eq(course->questions.n, 5);
     for (size_t i = 0; i < 5; i++)
         cr_assert_str_eq(course->questions.items[i]->id, order[i], "question %zu", i);
-    /* The include trees hang off the root's items, with their own sources. */
-    struct ast_include *inc = course->root->items.items[1].include;
+    /* The include trees hang off the root's includes, with their own sources. */
+    cr_assert_eq(course->root->includes.n, 1);
+    struct ast_include *inc = course->root->includes.items[0];
     cr_assert_not_null(inc);
     cr_assert_not_null(inc->file);
     cr_assert_str_eq(inc->file->src->path, DATA "inc/part.qz");

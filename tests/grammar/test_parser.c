@@ -120,7 +120,7 @@ Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
              "  }\n"
              "  multiple q9 { prompt \"p\" correct \"x\" correct \"y\" because \"z\" wrong \"w\" }\n"
              "}\n");
-    cr_assert_eq(file->items.n, 2);
+    cr_assert_eq(file->questions.n, 2);
     struct ast_question *q = question(0);
     cr_assert_eq(q->kind, Q_SINGLE);
     cr_assert_str_eq(q->id, "q3");
@@ -279,14 +279,16 @@ Test(parser, includes_and_questions_keep_source_order)
              "  title \"late title\"\n"
              "  truefalse b { prompt \"p\" answer true }\n"
              "}\n");
-    cr_assert_eq(file->items.n, 3);
-    cr_assert_not_null(file->items.items[0].question);
-    cr_assert_not_null(file->items.items[1].include);
-    cr_assert_str_eq(file->items.items[1].include->path, "more.qz");
-    cr_assert_eq(loc_start(&file->items.items[1].include->loc).line, 3);
-    cr_assert_eq(loc_start(&file->items.items[1].include->loc).col, 3);
-    cr_assert_null(file->items.items[1].include->file);
-    cr_assert_str_eq(question(2)->id, "b");
+    cr_assert_eq(file->questions.n, 2);
+    cr_assert_eq(file->includes.n, 1);
+    const struct ast_include *inc = file->includes.items[0];
+    cr_assert_str_eq(inc->path, "more.qz");
+    cr_assert_eq(inc->before, 1, "it stands after the first question");
+    cr_assert_eq(loc_start(&inc->loc).line, 3);
+    cr_assert_eq(loc_start(&inc->loc).col, 3);
+    cr_assert_null(inc->file);
+    cr_assert_str_eq(question(0)->id, "a");
+    cr_assert_str_eq(question(1)->id, "b");
     cr_assert_not_null(file->quiz->title);
 }
 
@@ -294,7 +296,9 @@ Test(parser, a_file_of_questions_and_includes_needs_no_quiz)
 {
     parse_ok("# included\nsingle a { prompt \"p\" correct \"x\" wrong \"y\" }\ninclude \"c.qz\"\n");
     cr_assert_null(file->quiz);
-    cr_assert_eq(file->items.n, 2);
+    cr_assert_eq(file->questions.n, 1);
+    cr_assert_eq(file->includes.n, 1);
+    cr_assert_eq(file->includes.items[0]->before, 1);
 }
 
 Test(parser, a_byte_order_mark_is_skipped_and_columns_start_after_it)
@@ -312,7 +316,8 @@ Test(parser, an_empty_file_is_an_empty_tree)
     parse_ok("  # nothing here\n");
     cr_assert_null(file->quiz);
     cr_assert_null(file->lab);
-    cr_assert_eq(file->items.n, 0);
+    cr_assert_eq(file->questions.n, 0);
+    cr_assert_eq(file->includes.n, 0);
 }
 
 /* ---- Errors -------------------------------------------------------------- */
@@ -376,7 +381,7 @@ Test(parser, an_unclosed_question_before_the_next_one_is_closed_there)
     assert_error(0, 2, 13, "unclosed '{' of single question 'q1'");
     assert_note("the next question starts here", 4, 3);
     cr_assert_eq(cap_errors(&cap), 1);
-    cr_assert_eq(file->items.n, 2);
+    cr_assert_eq(file->questions.n, 2);
     cr_assert_str_eq(question(1)->id, "q2");
     cr_assert_not_null(question(1)->prompt);
 }
@@ -473,7 +478,7 @@ Test(parser, three_independent_errors_are_all_reported)
     assert_error(0, 4, 5, "unknown statement 'promt'");
     assert_error(1, 7, 36, "'accept' cannot appear in numeric question 'q2'");
     assert_error(2, 8, 11, "unknown shuffle 'sometimes'");
-    cr_assert_eq(file->items.n, 3);
+    cr_assert_eq(file->questions.n, 3);
     cr_assert_eq(question(2)->accept.n, 1);
 }
 
@@ -487,7 +492,7 @@ Test(parser, syntax_errors_in_separate_questions_are_each_reported)
     assert_error(0, 1, 19, "expected a string or '{', found number 4");
     assert_error(1, 2, 31, "expected a string or '{', found '}'");
     assert_error(2, 3, 41, "found '}'");
-    cr_assert_eq(file->items.n, 4);
+    cr_assert_eq(file->questions.n, 4);
     cr_assert_not_null(question(3)->prompt);
 }
 
@@ -503,7 +508,7 @@ Test(parser, a_stray_closing_brace_is_reported)
 {
     parse("single a { prompt \"p\" } }\nsingle b { prompt \"q\" }\n");
     assert_error(0, 1, 25, "found '}'");
-    cr_assert_eq(file->items.n, 2);
+    cr_assert_eq(file->questions.n, 2);
 }
 
 /* Quadratic work on one long line would take minutes here; linear work takes well under a second. */
