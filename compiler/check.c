@@ -190,6 +190,7 @@ static void check_header(struct checker *k, const struct ast_quiz *q, bool parti
 
 static void check_choices(struct checker *k, const struct ast_question *q)
 {
+    const struct src_loc id_loc = ast_question_id_loc(q);
     const char *kind = ast_qkind_name(q->kind);
     size_t n = q->choices.n, ncorrect = 0;
     for (size_t i = 0; i < n; i++) {
@@ -199,9 +200,9 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         check_text(k, ch->because, "feedback after 'because'");
     }
     if (n < 2 && !k->partial)
-        diag_error(k->d, &q->id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
+        diag_error(k->d, &id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
     if (n > CHECK_MAX_CHOICES) {
-        diag_error(k->d, &q->id_loc,
+        diag_error(k->d, &id_loc,
                    "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
                    kind, q->id, n, CHECK_MAX_CHOICES);
         struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
@@ -211,9 +212,9 @@ static void check_choices(struct checker *k, const struct ast_question *q)
     if (q->kind == Q_SINGLE && ncorrect != 1) {
         if (ncorrect == 0) {
             if (!k->partial)
-                diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has none", q->id);
+                diag_error(k->d, &id_loc, "single question '%s' needs exactly one correct choice, has none", q->id);
         } else {
-            diag_error(k->d, &q->id_loc, "single question '%s' needs exactly one correct choice, has %zu "
+            diag_error(k->d, &id_loc, "single question '%s' needs exactly one correct choice, has %zu "
                        "(use `multiple` for several)", q->id, ncorrect);
             for (size_t i = 0; i < n; i++) {
                 if (!q->choices.items[i].correct)
@@ -224,16 +225,17 @@ static void check_choices(struct checker *k, const struct ast_question *q)
         }
     }
     if (q->kind == Q_MULTIPLE && ncorrect == 0 && n > 0 && !k->partial)
-        diag_error(k->d, &q->id_loc, "multiple question '%s' needs at least one correct choice, has none", q->id);
+        diag_error(k->d, &id_loc, "multiple question '%s' needs at least one correct choice, has none", q->id);
 }
 
 static void check_numeric(struct checker *k, const struct ast_question *q)
 {
+    const struct src_loc id_loc = ast_question_id_loc(q);
     const struct ast_numeric *a = q->numeric;
     char b1[32], b2[32];
     if (!q->has_answer) {
         if (!k->partial)
-            diag_error(k->d, &q->id_loc, "numeric question '%s' has no answer (add `answer 42`, "
+            diag_error(k->d, &id_loc, "numeric question '%s' has no answer (add `answer 42`, "
                    "`answer 0.27 within 0.01` or `answer 0.26..0.29`)", q->id);
         return;
     }
@@ -251,15 +253,16 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
 
 static void check_question(struct checker *k, const struct ast_question *q)
 {
+    const struct src_loc id_loc = ast_question_id_loc(q);
     const char *kind = ast_qkind_name(q->kind);
     if (!q->prompt && !k->partial)
-        diag_error(k->d, &q->id_loc, "%s question '%s' has no prompt (add `prompt \"...\"`)", kind, q->id);
+        diag_error(k->d, &id_loc, "%s question '%s' has no prompt (add `prompt \"...\"`)", kind, q->id);
     check_text(k, q->prompt, "prompt");
     check_text(k, q->explain, "explanation");
 
     if (!(q->extra->points > 0)) {
         char buf[32];
-        diag_error(k->d, has_loc(&q->extra->points_loc) ? &q->extra->points_loc : &q->id_loc,
+        diag_error(k->d, has_loc(&q->extra->points_loc) ? &q->extra->points_loc : &id_loc,
                    "points must be greater than 0, got %s", num_text(buf, sizeof buf, NULL, q->extra->points));
     }
 
@@ -270,7 +273,7 @@ static void check_question(struct checker *k, const struct ast_question *q)
         break;
     case Q_TRUEFALSE:
         if (!q->has_answer && !k->partial)
-            diag_error(k->d, &q->id_loc, "truefalse question '%s' has no answer (add `answer true` or `answer false`)",
+            diag_error(k->d, &id_loc, "truefalse question '%s' has no answer (add `answer true` or `answer false`)",
                        q->id);
         break;
     case Q_NUMERIC:
@@ -278,7 +281,7 @@ static void check_question(struct checker *k, const struct ast_question *q)
         break;
     case Q_TEXT:
         if (q->accept.n == 0 && !k->partial)
-            diag_error(k->d, &q->id_loc, "text question '%s' accepts no answer (add `accept \"...\"`)", q->id);
+            diag_error(k->d, &id_loc, "text question '%s' accepts no answer (add `accept \"...\"`)", q->id);
         for (size_t i = 0; i < q->accept.n; i++) {
             const struct ast_tr *a = &q->accept.items[i];
             const char *s = a->raw ? a->raw : "";
@@ -337,8 +340,9 @@ static void check_id(struct checker *k, const struct qz_course *c, size_t i, str
         return;
     }
     const struct ast_question *p = c->questions.items[t->slot[at] - 1];
-    diag_error(k->d, &q->id_loc, "duplicate question id '%s'", q->id);
-    diag_note(k->d, &p->id_loc, "'%s' is first defined here", p->id);
+    struct src_loc here = ast_question_id_loc(q), first = ast_question_id_loc(p);
+    diag_error(k->d, &here, "duplicate question id '%s'", q->id);
+    diag_note(k->d, &first, "'%s' is first defined here", p->id);
 }
 
 /*
@@ -367,15 +371,15 @@ static bool *mark_partial(const struct qz_course *c, const struct src_loc *error
     /* The course splices included files' questions where they were included: visit them by position. */
     struct place *qs = xmalloc(n * sizeof *qs), *es = xmalloc(nerrors * sizeof *es);
     for (size_t i = 0; i < n; i++)
-        qs[i] = (struct place){ c->questions.items[i]->loc.from, (uint32_t)i };
+        qs[i] = (struct place){ c->questions.items[i]->kw_at, (uint32_t)i };
     for (size_t i = 0; i < nerrors; i++)
         es[i] = (struct place){ errors[i].from, 0 };
     qsort(qs, n, sizeof *qs, by_pos);
     qsort(es, nerrors, sizeof *es, by_pos);
     size_t e = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct source *src = loc_src(&c->questions.items[qs[i].idx]->loc);
-        bool last = i + 1 == n || loc_src(&c->questions.items[qs[i + 1].idx]->loc) != src;
+        const struct source *src = loc_src(&(struct src_loc){ qs[i].pos, qs[i].pos });
+        bool last = i + 1 == n || loc_src(&(struct src_loc){ qs[i + 1].pos, qs[i + 1].pos }) != src;
         /* First error at or after this question's start. */
         while (e < nerrors && es[e].pos < qs[i].pos)
             e++;

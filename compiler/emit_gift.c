@@ -131,7 +131,8 @@ static void question(struct gift *g, const struct ast_question *q, struct diag *
 {
     if (q->extra->points != 1) {
         char p[RENDER_NUM_MAX];
-        diag_warning(d, loc_known(&q->extra->points_loc) ? &q->extra->points_loc : &q->id_loc,
+        struct src_loc id = ast_question_id_loc(q);
+        diag_warning(d, loc_known(&q->extra->points_loc) ? &q->extra->points_loc : &id,
                      "question '%s' has %s points; GIFT cannot carry points (Moodle gives it the default mark 1)",
                      q->id, render_number(p, q->extra->points));
     }

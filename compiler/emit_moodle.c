@@ -214,8 +214,9 @@ static void question(struct moodle *m, const struct ast_question *q, bool shuffl
         break;
     }
     end(m);
+    struct src_loc at = ast_question_id_loc(q);
     if (m->r.dropped > dropped)
-        diag_warning(d, &q->id_loc, "question '%s': %zu characters that XML 1.0 cannot carry were left out",
+        diag_warning(d, &at, "question '%s': %zu characters that XML 1.0 cannot carry were left out",
                      q->id, m->r.dropped - dropped);
 }
 

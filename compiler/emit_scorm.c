@@ -27,7 +27,8 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
     for (size_t i = 0; i < c->questions.n; i++) {
         const struct ast_question *q = c->questions.items[i];
         if ((q->kind == Q_SINGLE || q->kind == Q_MULTIPLE) && q->choices.n > SCORM_MAX_CHOICES) {
-            diag_error(d, &q->id_loc, "question '%s' has %u choices; a SCORM package allows at most %d",
+            struct src_loc at = ast_question_id_loc(q);
+            diag_error(d, &at, "question '%s' has %u choices; a SCORM package allows at most %d",
                        q->id, (unsigned)q->choices.n, SCORM_MAX_CHOICES);
             return -1;
         }

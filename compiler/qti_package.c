@@ -235,12 +235,13 @@ int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct 
     for (size_t i = 0; i < c->questions.n; i++) {
         const struct ast_question *q = c->questions.items[i];
         size_t dropped = r.dropped;
+        struct src_loc at = ast_question_id_loc(q);
         if (qti_item(&r, q, shuffle, &buf) < 0) {
-            diag_error(d, &q->id_loc, "cannot write the QTI item of question '%s'", q->id);
+            diag_error(d, &at, "cannot write the QTI item of question '%s'", q->id);
             goto fail;
         }
         if (r.dropped > dropped)
-            diag_warning(d, &q->id_loc, "question '%s': %zu characters that XML 1.0 cannot carry were left out",
+            diag_warning(d, &at, "question '%s': %zu characters that XML 1.0 cannot carry were left out",
                          q->id, r.dropped - dropped);
         char *path = qti_item_path(q);
         emit_files_add(&fs, path, buf.data, buf.len);

@@ -46,6 +46,16 @@ struct src_loc ast_choice_loc(const struct ast_choice *c)
 const struct ast_numeric ast_no_numeric;
 const struct ast_qextra ast_no_extra = { .points = 1 };
 
+struct src_loc ast_question_loc(const struct ast_question *q)
+{
+    return (struct src_loc){ .from = q->kw_at, .to = q->kw_at + (uint32_t)strlen(ast_qkind_name(q->kind)) };
+}
+
+struct src_loc ast_question_id_loc(const struct ast_question *q)
+{
+    return (struct src_loc){ .from = q->id_at, .to = q->id_at + (uint32_t)strlen(q->id) };
+}
+
 struct src_loc ast_answer_loc(const struct ast_question *q)
 {
     if (!q->has_answer)

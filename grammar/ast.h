@@ -215,17 +215,18 @@ struct ast_qextra {
 
 /*
  * A question.  A bank has a hundred thousand, so what only some kinds or
- * few questions use lies behind a pointer (numeric, extra), and the answer
- * keyword's location is kept as its position (ast_answer_loc).
+ * few questions use lies behind a pointer (numeric, extra), and where its
+ * words stand is kept as positions (loc.h), each word's length known from
+ * its spelling: ast_question_loc, ast_question_id_loc, ast_answer_loc.
  */
 struct ast_question {
     enum ast_qkind kind;
-    uint32_t answer_at;         /* the position of the answer keyword (loc.h), when has_answer */
+    uint32_t kw_at;             /* the position of its kind keyword */
+    uint32_t id_at;             /* the position of its id */
+    uint32_t answer_at;         /* the position of the answer keyword, when has_answer */
     bool tf_answer;             /* Q_TRUEFALSE */
     bool has_answer;            /* Q_TRUEFALSE, Q_NUMERIC: an answer was given */
-    char *id;
-    struct src_loc loc;         /* the kind keyword */
-    struct src_loc id_loc;
+    char *id;                   /* as written */
     struct ast_text *prompt;    /* NULL if missing (an error) */
     struct ast_text *explain;   /* or NULL */
 
@@ -248,6 +249,9 @@ extern const struct ast_numeric ast_no_numeric;
 extern const struct ast_qextra ast_no_extra;
 /* The answer keyword of q (has_answer); no location when none was given. */
 struct src_loc ast_answer_loc(const struct ast_question *q);
+/* q's kind keyword, and its id. */
+struct src_loc ast_question_loc(const struct ast_question *q);
+struct src_loc ast_question_id_loc(const struct ast_question *q);
 
 /* ---- Quiz --------------------------------------------------------------- */
 

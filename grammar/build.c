@@ -161,8 +161,8 @@ void b_question_open(struct build_state *b, int kind, const struct src_loc *kw, 
     q_flush(b);
     struct ast_question *q = ast_question_new(b->file->arena, (enum ast_qkind)kind);
     q->id = name;
-    q->loc = *kw;
-    q->id_loc = *name_loc;
+    q->kw_at = kw->from;
+    q->id_at = name_loc->from;
     VEC_PUSH(b->file->questions, q);
     b->q = q;
     memset(b->q_seen.has, 0, sizeof b->q_seen.has);

@@ -48,7 +48,8 @@ Test(load, included_questions_are_spliced_where_the_include_stands)
     cr_assert_not_null(inc);
     cr_assert_not_null(inc->file);
     cr_assert_str_eq(inc->file->src->path, DATA "inc/part.qz");
-    cr_assert_str_eq(loc_src(&course->questions.items[2]->id_loc)->path, DATA "inc/../leaf.qz");
+    struct src_loc leaf = ast_question_id_loc(course->questions.items[2]);
+    cr_assert_str_eq(loc_src(&leaf)->path, DATA "inc/../leaf.qz");
 }
 
 Test(load, an_include_cycle_is_reported_at_the_include_with_its_chain)

@@ -124,8 +124,12 @@ Test(parser, single_and_multiple_questions_keep_their_choices_in_order)
     struct ast_question *q = question(0);
     cr_assert_eq(q->kind, Q_SINGLE);
     cr_assert_str_eq(q->id, "q3");
-    cr_assert_eq(loc_start(&q->loc).line, 2);
-    cr_assert_eq(loc_start(&q->loc).col, 3);
+    struct src_loc kind = ast_question_loc(q), id = ast_question_id_loc(q);
+    cr_assert_eq(loc_start(&kind).line, 2);
+    cr_assert_eq(loc_start(&kind).col, 3);
+    cr_assert_eq(loc_end(&kind).col, 8, "the whole of 'single'");
+    cr_assert_eq(loc_start(&id).col, 10);
+    cr_assert_eq(loc_end(&id).col, 11, "the whole of 'q3'");
     cr_assert_eq(q->choices.n, 3);
     cr_assert_not(q->choices.items[0].correct);
     cr_assert_null(q->choices.items[0].because);
