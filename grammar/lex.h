@@ -170,6 +170,13 @@ void lex_str_open(struct lex_state *lx);
 void lex_buf_reset(struct lex_state *lx);
 /* The literal's own text s[0..n), as it stands in the source. */
 void lex_str_text(struct lex_state *lx, const char *s, size_t n);
+/*
+ * How many bytes of s, before end, are plain text of a "..." literal:
+ * printable ASCII but the quote and the backslash.  Eight bytes at a time;
+ * the scanner's rules take over at the first byte that is not (stopping
+ * early is always safe: those rules read plain text too).
+ */
+size_t lex_plain_run(const char *s, const char *end);
 /* The literal's value departs from its source text here (an escape, a dropped or replaced byte). */
 void lex_str_edit(struct lex_state *lx);
 /* Text the literal's value gets that is not its source text (an escape's character). */

@@ -78,6 +78,24 @@ void lex_str_text(struct lex_state *lx, const char *s, size_t n)
     if (!lx->verbatim) buf_put(lx, s, n);
 }
 
+size_t lex_plain_run(const char *s, const char *end)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    const char *p = s;
+    for (; end - p >= 8; p += 8) {
+        uint64_t x, q, b;
+        memcpy(&x, p, 8);
+        q = x ^ (ones * '"');
+        b = x ^ (ones * '\\');
+        /* A byte at or above 0x80, below 0x20, or zero in q or b (a quote, a backslash): stop. */
+        if ((x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
+            break;
+    }
+    while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+        p++;
+    return (size_t)(p - s);
+}
+
 void lex_buf_add(struct lex_state *lx, const char *s, size_t n)
 {
     lex_str_edit(lx);

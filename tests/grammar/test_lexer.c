@@ -3,6 +3,7 @@
  * and their escapes and dedent, and the scanner's error messages.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
@@ -380,4 +381,40 @@ Test(lexer, no_string_is_kept_in_place_past_a_nul_in_the_source)
     cr_assert_str_eq(toks[1].str, "b");
     cr_assert(toks[1].str < scanned->text || toks[1].str > scanned->text + scanned->len, "a copy");
     assert_error(0, 1, 5, "NUL byte in the source");
+}
+
+Test(lexer, a_plain_run_stops_at_the_first_byte_the_string_rules_must_see)
+{
+    /* Each stop byte at every offset, across the eight-byte steps. */
+    static const char stops[] = { '"', '\\', '\n', '\r', '\0', '\x01', '\x1F', '\x80', '\xC3', '\xFF' };
+    for (size_t s = 0; s < sizeof stops; s++)
+        for (size_t at = 0; at < 20; at++) {
+            char text[24];
+            memset(text, 'a', sizeof text);
+            text[at] = stops[s];
+            cr_assert_eq(lex_plain_run(text, text + sizeof text), at, "byte 0x%02X at %zu",
+                         (unsigned char)stops[s], at);
+        }
+    static const char plain[] = " ~\x7F" "abcdefghijklmnop" "#{}";
+    cr_assert_eq(lex_plain_run(plain, plain + sizeof plain - 1), sizeof plain - 1, "printable ASCII and DEL run on");
+    cr_assert_eq(lex_plain_run(plain, plain + 5), 5, "and stop at the end given");
+}
+
+Test(lexer, a_string_read_across_the_scanners_buffer_keeps_its_text_and_span)
+{
+    /* Flex reads the source a buffer at a time (16 KiB first): one string runs over that edge. */
+    size_t pad = 16000, len = 2000;
+    char *text = malloc(pad + len + 8);
+    memset(text, ' ', pad);
+    text[pad] = '"';
+    for (size_t i = 0; i < len; i++)
+        text[pad + 1 + i] = (char)('a' + i % 26);
+    memcpy(text + pad + 1 + len, "\" x", 4);
+    lex(text);
+    assert_tok(0, T_STRING, 1, (int)pad + 1);
+    cr_assert_eq(strlen(toks[0].str), len);
+    cr_assert_eq(strncmp(toks[0].str, text + pad + 1, len), 0);
+    cr_assert_eq(loc_end(&toks[0].loc).col, (int)(pad + len + 2), "the span ends at the closing quote");
+    assert_tok(1, T_IDENT, 1, (int)(pad + len + 4));
+    free(text);
 }
