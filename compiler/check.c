@@ -345,6 +345,8 @@ static void check_id(struct checker *k, const struct qz_course *c, size_t i, str
     diag_note(k->d, &first, "'%s' is first defined here", p->id);
 }
 
+/* ---- Questions a syntax error has already been reported in ------------- */
+
 /*
  * For each question, whether one of the errors lies between its keyword and
  * the next question of the same file.  Positions order the questions of a
