@@ -1,6 +1,6 @@
 /*
  * emit_moodle.c — the quiz as Moodle XML, the question bank's own format
- * (Question bank → Import → Moodle XML), through libxml2's xmlTextWriter.
+ * (Question bank → Import → Moodle XML), through xw (xw.h).
  * The subset written is described by compiler/moodle.xsd.
  *
  *   <quiz>
@@ -15,34 +15,33 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <libxml/xmlwriter.h>
-
 #include "render.h"
+#include "xw.h"
 
 struct moodle {
     struct render r;
-    xmlTextWriterPtr w;
+    struct xw *w;
     struct membuf html;
 };
 
 static void start(struct moodle *m, const char *name)
 {
-    xmlTextWriterStartElement(m->w, BAD_CAST name);
+    xw_start(m->w, name);
 }
 
 static void end(struct moodle *m)
 {
-    xmlTextWriterEndElement(m->w);
+    xw_end(m->w);
 }
 
 static void attr(struct moodle *m, const char *name, const char *value)
 {
-    xmlTextWriterWriteAttribute(m->w, BAD_CAST name, BAD_CAST value);
+    xw_attr(m->w, name, value);
 }
 
 static void element(struct moodle *m, const char *name, const char *content)
 {
-    xmlTextWriterWriteElement(m->w, BAD_CAST name, BAD_CAST content);
+    xw_element(m->w, name, content);
 }
 
 static void element_num(struct moodle *m, const char *name, double x)
@@ -241,12 +240,9 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
                      render_number(p, quiz->passing));
     }
     struct membuf doc = { 0 };
-    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(to_membuf, NULL, &doc, NULL);
-    struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xmlNewTextWriter(ob) };
-    xmlTextWriterSetIndent(m.w, 1);
-    xmlTextWriterSetIndentString(m.w, BAD_CAST "  ");
-    xmlTextWriterStartDocument(m.w, "1.0", "UTF-8", NULL);
-    xmlTextWriterWriteComment(m.w, BAD_CAST " written by quizc for Moodle's question bank (Import, Moodle XML format) ");
+    struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xw_new(to_membuf, &doc, true) };
+    xw_declaration(m.w);
+    xw_comment(m.w, " written by quizc for Moodle's question bank (Import, Moodle XML format) ");
     start(&m, "quiz");
 
     char *title = render_plain(&m.r, quiz->title);
@@ -284,8 +280,8 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
     for (size_t i = 0; i < c->questions.n; i++)
         question(&m, c->questions.items[i], shuffle, d);
     end(&m);
-    int rc = xmlTextWriterEndDocument(m.w);
-    xmlFreeTextWriter(m.w);
+    int rc = xw_finish(m.w);
+    xw_free(m.w);
     membuf_free(&m.html);
     if (rc < 0) {
         diag_error(d, NULL, "cannot write the Moodle XML document");

@@ -1,6 +1,6 @@
 /*
  * emit_qti.c — one question as a QTI 2.1 assessmentItem (IMS QTI 2.1.2,
- * imsqti_v2p1p2.xsd), through libxml2's xmlTextWriter; the HTML of author
+ * imsqti_v2p1p2.xsd), through xw (xw.h); the HTML of author
  * text comes from render.c and is well-formed XML, so it is written as it
  * stands.
  *
@@ -17,32 +17,32 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <libxml/xmlwriter.h>
 
 #include "lab_text.h"
 #include "qti.h"
+#include "xw.h"
 
 #define MAP_RESPONSE "http://www.imsglobal.org/question/qti_v2p1/rptemplates/map_response"
 
 struct item {
     struct render *r;
-    xmlTextWriterPtr w;
+    struct xw *w;
     struct membuf html;
 };
 
 static void start(struct item *it, const char *name)
 {
-    xmlTextWriterStartElement(it->w, BAD_CAST name);
+    xw_start(it->w, name);
 }
 
 static void end(struct item *it)
 {
-    xmlTextWriterEndElement(it->w);
+    xw_end(it->w);
 }
 
 static void attr(struct item *it, const char *name, const char *value)
 {
-    xmlTextWriterWriteAttribute(it->w, BAD_CAST name, BAD_CAST value);
+    xw_attr(it->w, name, value);
 }
 
 static void attr_num(struct item *it, const char *name, double x)
@@ -55,7 +55,7 @@ static void attr_num(struct item *it, const char *name, double x)
 static void raw_html(struct item *it)
 {
     if (it->html.len)
-        xmlTextWriterWriteRaw(it->w, it->html.data);
+        xw_raw(it->w, (const char *)it->html.data);
     it->html.len = 0;
 }
 
@@ -80,14 +80,14 @@ static void choice_id(char buf[24], size_t i)
 
 static void value(struct item *it, const char *v)
 {
-    xmlTextWriterWriteElement(it->w, BAD_CAST "value", BAD_CAST v);
+    xw_element(it->w, "value", v);
 }
 
 static void base_value(struct item *it, const char *type, const char *v)
 {
     start(it, "baseValue");
     attr(it, "baseType", type);
-    xmlTextWriterWriteString(it->w, BAD_CAST v);
+    xw_text(it->w, v);
     end(it);
 }
 
@@ -227,7 +227,7 @@ static void choice_interaction(struct item *it, const struct ast_question *q, bo
         for (int v = 1; v >= 0; v--) {
             start(it, "simpleChoice");
             attr(it, "identifier", v ? "true" : "false");
-            xmlTextWriterWriteString(it->w, BAD_CAST labtext_word(v ? LABTEXT_TRUE : LABTEXT_FALSE, lang));
+            xw_text(it->w, labtext_word(v ? LABTEXT_TRUE : LABTEXT_FALSE, lang));
             end(it);
         }
     }
@@ -253,9 +253,9 @@ static void body(struct item *it, const struct ast_question *q, bool shuffle)
         attr(it, "expectedLength", q->kind == Q_NUMERIC ? "12" : "20");
         end(it);
         if (q->numeric->unit) {      /* the unit, right after the box */
-            xmlTextWriterWriteString(it->w, BAD_CAST " ");
+            xw_text(it->w, " ");
             char *unit = render_plain(it->r, q->numeric->unit);
-            xmlTextWriterWriteString(it->w, BAD_CAST unit);
+            xw_text(it->w, unit);
             free(unit);
         }
         end(it);
@@ -386,11 +386,8 @@ static int to_membuf(void *ctx, const char *p, int n)
 
 int qti_item(struct render *r, const struct ast_question *q, bool shuffle, struct membuf *out)
 {
-    xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(to_membuf, NULL, out, NULL);
-    struct item it = { .r = r, .w = xmlNewTextWriter(ob) };
-    xmlTextWriterSetIndent(it.w, 1);
-    xmlTextWriterSetIndentString(it.w, BAD_CAST "  ");
-    xmlTextWriterStartDocument(it.w, "1.0", "UTF-8", NULL);
+    struct item it = { .r = r, .w = xw_new(to_membuf, out, true) };
+    xw_declaration(it.w);
     start(&it, "assessmentItem");
     attr(&it, "xmlns", QTI_NS);
     attr(&it, "xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance");
@@ -406,8 +403,8 @@ int qti_item(struct render *r, const struct ast_question *q, bool shuffle, struc
     processing(&it, q);
     feedbacks(&it, q);
     end(&it);
-    int rc = xmlTextWriterEndDocument(it.w);
-    xmlFreeTextWriter(it.w);
+    int rc = xw_finish(it.w);
+    xw_free(it.w);
     membuf_free(&it.html);
     return rc < 0 ? -1 : 0;
 }

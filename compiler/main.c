@@ -247,7 +247,8 @@ static int sink_flush(struct xml_sink *s, const void *p, size_t len)
 
 /*
  * After a failed write the rest of the document is let go unwritten rather
- * than refused: a refusal would have libxml2 print its own, vaguer, error.
+ * than refused: a refusal would have the reference writer (xw_libxml.c,
+ * libxml2) print its own, vaguer, error.
  */
 static int sink_write(void *ctx, const char *p, int n)
 {

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <libxml/xmlwriter.h>
 
 #include "qti.h"
+#include "xw.h"
 
 #define CP_NS "http://www.imsglobal.org/xsd/imscp_v1p1"
 #define CP_XSD "http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
@@ -25,31 +25,29 @@ static int to_membuf(void *ctx, const char *p, int n)
     return n;
 }
 
-static xmlTextWriterPtr writer(struct membuf *out)
+static struct xw *writer(struct membuf *out)
 {
-    xmlTextWriterPtr w = xmlNewTextWriter(xmlOutputBufferCreateIO(to_membuf, NULL, out, NULL));
-    xmlTextWriterSetIndent(w, 1);
-    xmlTextWriterSetIndentString(w, BAD_CAST "  ");
-    xmlTextWriterStartDocument(w, "1.0", "UTF-8", NULL);
+    struct xw *w = xw_new(to_membuf, out, true);
+    xw_declaration(w);
     return w;
 }
 
-static void attr(xmlTextWriterPtr w, const char *name, const char *value)
+static void attr(struct xw *w, const char *name, const char *value)
 {
-    xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value);
+    xw_attr(w, name, value);
 }
 
-static void start(xmlTextWriterPtr w, const char *name)
+static void start(struct xw *w, const char *name)
 {
-    xmlTextWriterStartElement(w, BAD_CAST name);
+    xw_start(w, name);
 }
 
-static void end(xmlTextWriterPtr w)
+static void end(struct xw *w)
 {
-    xmlTextWriterEndElement(w);
+    xw_end(w);
 }
 
-static void outcome(xmlTextWriterPtr w, const char *id, const char *type, const char *def)
+static void outcome(struct xw *w, const char *id, const char *type, const char *def)
 {
     start(w, "outcomeDeclaration");
     attr(w, "identifier", id);
@@ -57,22 +55,22 @@ static void outcome(xmlTextWriterPtr w, const char *id, const char *type, const 
     attr(w, "baseType", type);
     if (def) {
         start(w, "defaultValue");
-        xmlTextWriterWriteElement(w, BAD_CAST "value", BAD_CAST def);
+        xw_element(w, "value", def);
         end(w);
     }
     end(w);
 }
 
-static void base_num(xmlTextWriterPtr w, double x)
+static void base_num(struct xw *w, double x)
 {
     char buf[RENDER_NUM_MAX];
     start(w, "baseValue");
     attr(w, "baseType", "float");
-    xmlTextWriterWriteString(w, BAD_CAST render_number(buf, x));
+    xw_text(w, render_number(buf, x));
     end(w);
 }
 
-static void sum_of(xmlTextWriterPtr w, const char *id)
+static void sum_of(struct xw *w, const char *id)
 {
     start(w, "setOutcomeValue");
     attr(w, "identifier", id);
@@ -93,7 +91,7 @@ static int test_doc(struct render *r, const struct qz_course *c, struct membuf *
     char buf[RENDER_NUM_MAX];
     char *title = render_plain(r, quiz->title);
 
-    xmlTextWriterPtr w = writer(out);
+    struct xw *w = writer(out);
     start(w, "assessmentTest");
     attr(w, "xmlns", QTI_NS);
     attr(w, "xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance");
@@ -127,7 +125,7 @@ static int test_doc(struct render *r, const struct qz_course *c, struct membuf *
         attr(w, "view", "candidate");
         start(w, "div");
         if (html.len)
-            xmlTextWriterWriteRaw(w, html.data);
+            xw_raw(w, (const char *)html.data);
         end(w);
         end(w);
         membuf_free(&html);
@@ -157,13 +155,13 @@ static int test_doc(struct render *r, const struct qz_course *c, struct membuf *
     end(w);
     end(w);
     end(w);
-    int rc = xmlTextWriterEndDocument(w);
-    xmlFreeTextWriter(w);
+    int rc = xw_finish(w);
+    xw_free(w);
     free(title);
     return rc < 0 ? -1 : 0;
 }
 
-static void file(xmlTextWriterPtr w, const char *href)
+static void file(struct xw *w, const char *href)
 {
     start(w, "file");
     attr(w, "href", href);
@@ -173,7 +171,7 @@ static void file(xmlTextWriterPtr w, const char *href)
 static int manifest(const struct qz_course *c, struct membuf *out)
 {
     const char *id = c->quiz->id ? c->quiz->id : "quiz";
-    xmlTextWriterPtr w = writer(out);
+    struct xw *w = writer(out);
     start(w, "manifest");
     attr(w, "xmlns", CP_NS);
     attr(w, "xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance");
@@ -182,10 +180,10 @@ static int manifest(const struct qz_course *c, struct membuf *out)
     attr(w, "identifier", mid);
     free(mid);
     start(w, "metadata");
-    xmlTextWriterWriteElement(w, BAD_CAST "schema", BAD_CAST "QTIv2.1 Package");
-    xmlTextWriterWriteElement(w, BAD_CAST "schemaversion", BAD_CAST "1.0.0");
+    xw_element(w, "schema", "QTIv2.1 Package");
+    xw_element(w, "schemaversion", "1.0.0");
     end(w);
-    xmlTextWriterWriteElement(w, BAD_CAST "organizations", BAD_CAST "");
+    xw_element(w, "organizations", "");
     start(w, "resources");
     start(w, "resource");
     attr(w, "identifier", "test");
@@ -215,8 +213,8 @@ static int manifest(const struct qz_course *c, struct membuf *out)
     }
     end(w);
     end(w);
-    int rc = xmlTextWriterEndDocument(w);
-    xmlFreeTextWriter(w);
+    int rc = xw_finish(w);
+    xw_free(w);
     return rc < 0 ? -1 : 0;
 }
 

@@ -45,8 +45,20 @@ struct xw {
 
 struct xw *xw_new(emit_write_fn write, void *ctx, bool indent)
 {
+    /*
+     * Field by field: a compound literal would zero the buffer too, touching
+     * every page of it (256 page faults, most of a small document's cost).
+     */
     struct xw *w = xmalloc(sizeof *w);
-    *w = (struct xw){ .write = write, .ctx = ctx, .indent = indent, .doindent = true };
+    w->write = write;
+    w->ctx = ctx;
+    w->indent = indent;
+    w->doindent = true;
+    w->mixed = 0;
+    w->failed = false;
+    w->stack = NULL;
+    w->depth = w->cap = 0;
+    w->n = 0;
     return w;
 }
 
@@ -190,6 +202,27 @@ void xw_text(struct xw *w, const char *s)
     if (layout(w))
         w->doindent = false;
     escaped(w, s, "&<>\"\r");
+}
+
+void xw_raw(struct xw *w, const char *s)
+{
+    close_start(w, false);
+    if (layout(w))
+        w->doindent = false;
+    puts_(w, s);
+}
+
+void xw_comment(struct xw *w, const char *text)
+{
+    if (w->depth > 0) {
+        w->failed = true;       /* only the document's own comment is written */
+        return;
+    }
+    put(w, "<!--", 4);
+    puts_(w, text);
+    put(w, "-->", 3);
+    if (w->indent)
+        put_char(w, '\n');
 }
 
 void xw_mixed(struct xw *w)

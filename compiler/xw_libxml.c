@@ -1,7 +1,8 @@
 /*
- * xw_libxml.c — xw.h over libxml2's xmlTextWriter, as the course document
- * was written before xw.c.  Not part of quizc: the tests link it into a
- * second emitter and hold xw.c's bytes against it on every test quiz.
+ * xw_libxml.c — xw.h over libxml2's xmlTextWriter, as quizc's XML was
+ * written before xw.c.  Not part of quizc: the tests link it into a second
+ * quizc and hold xw.c's bytes against it on every test quiz, in every
+ * format (tests/compiler/xw_same.sh).
  * Mixed content goes through a writer of its own, indentation off, whose
  * output is spliced in whole when its element ends.
  */
@@ -54,6 +55,16 @@ void xw_attr(struct xw *w, const char *name, const char *value)
 void xw_text(struct xw *w, const char *s)
 {
     xmlTextWriterWriteString(cur(w), BAD_CAST s);
+}
+
+void xw_raw(struct xw *w, const char *s)
+{
+    xmlTextWriterWriteRaw(cur(w), BAD_CAST s);
+}
+
+void xw_comment(struct xw *w, const char *text)
+{
+    xmlTextWriterWriteComment(w->out, BAD_CAST text);
 }
 
 void xw_mixed(struct xw *w)

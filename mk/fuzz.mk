@@ -15,7 +15,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-FUZZ_LIBS     = $(QUIZC_LIBS) $(LDLIBS)
+# The harnesses read what quizc wrote back with libxml2 (quizc itself does not load it).
+FUZZ_LIBS     = $(QUIZC_LIBS) $(XML_LIBS) $(LDLIBS)
 
 # quizc's sources without its main(): the checks and emitters the harness drives.
 FUZZ_MAIN_RE := ^(int )?main *[(]

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The course document as xw.c writes it against the same document written by
-# libxml2's xmlTextWriter (quizc-libxml): byte for byte, on every quiz of the
-# tree that compiles and on a generated bank of every kind, each valid
-# against compiler/course.xsd.
+# Every XML document quizc writes, as xw.c writes it, against the same
+# document written by libxml2's xmlTextWriter (quizc-libxml, xw.h's calls
+# over xmlTextWriter): byte for byte, on every quiz of the tree that
+# compiles and on a generated bank of every kind.  The course document each
+# time, valid against compiler/course.xsd; the SCORM 1.2 and 2004 packages
+# (imsmanifest.xml), Moodle XML and the QTI 2.1 package (items, test,
+# manifest), whole, as files or zips.  Their own schemas check quizc's
+# output of each in scorm-schemas.sh and formats.sh: the same bytes.
 set -u
 build=${1:-build}
 new=$build/quizc old=$build/tests/quizc-libxml
@@ -38,6 +42,19 @@ for q in $quizzes; do
         continue
     fi
     ok "$q ($(wc -c < "$tmp/new.xml") bytes, same)"
+    for form in "scorm12.zip:--scorm 1.2" "scorm2004.zip:--scorm 2004" "moodle.xml:--format moodle" "qti.zip:--format qti21"; do
+        out=${form%%:*} args=${form#*:}
+        # shellcheck disable=SC2086
+        "$old" "$q" $args -o "$tmp/old-$out" >/dev/null 2>&1 || continue
+        # shellcheck disable=SC2086
+        if ! "$new" "$q" $args -o "$tmp/new-$out" >/dev/null 2>"$tmp/err"; then
+            bad "$q $args" "xmlTextWriter wrote it, xw.c failed: $(head -1 "$tmp/err")"
+        elif ! cmp -s "$tmp/old-$out" "$tmp/new-$out"; then
+            bad "$q $args" "bytes differ: $(cmp "$tmp/old-$out" "$tmp/new-$out" | head -1)"
+        else
+            ok "$q $args ($(wc -c < "$tmp/new-$out") bytes, same)"
+        fi
+    done
 done
 [ "$n" -ge 10 ] || bad "quizzes" "only $n quizzes compiled: the comparison covers too little"
 echo "xw-same: $passed passed, $failed failed"
