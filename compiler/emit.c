@@ -21,6 +21,12 @@ void membuf_append(struct membuf *b, const void *p, size_t n)
     b->data[b->len] = '\0';     /* keeps text output printable as a C string */
 }
 
+int membuf_write(void *ctx, const char *p, int n)
+{
+    membuf_append(ctx, p, (size_t)n);
+    return n;
+}
+
 void membuf_free(struct membuf *b)
 {
     free(b->data);

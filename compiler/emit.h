@@ -64,6 +64,8 @@ int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *
  * already).  On -1 whatever was written is to be thrown away.
  */
 typedef int (*emit_write_fn)(void *ctx, const char *p, int n);
+/* The emit_write_fn that appends to the struct membuf at ctx. */
+int membuf_write(void *ctx, const char *p, int n);
 int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void *ctx,
                            struct diag *d);
 

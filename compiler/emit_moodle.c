@@ -219,12 +219,6 @@ static void question(struct moodle *m, const struct ast_question *q, bool shuffl
                      q->id, m->r.dropped - dropped);
 }
 
-static int to_membuf(void *ctx, const char *p, int n)
-{
-    membuf_append(ctx, p, (size_t)n);
-    return n;
-}
-
 int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct membuf *out,
                     struct diag *d)
 {
@@ -240,7 +234,7 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
                      render_number(p, quiz->passing));
     }
     struct membuf doc = { 0 };
-    struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xw_new(to_membuf, &doc, true) };
+    struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xw_new(membuf_write, &doc, true) };
     xw_declaration(m.w);
     xw_comment(m.w, " written by quizc for Moodle's question bank (Import, Moodle XML format) ");
     start(&m, "quiz");

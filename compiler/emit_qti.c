@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 #include "lab_text.h"
 #include "qti.h"
 #include "xw.h"
@@ -378,15 +377,9 @@ char *qti_item_path(const struct ast_question *q)
     return xasprintf("items/%s.xml", q->id);
 }
 
-static int to_membuf(void *ctx, const char *p, int n)
-{
-    membuf_append(ctx, p, (size_t)n);
-    return n;
-}
-
 int qti_item(struct render *r, const struct ast_question *q, bool shuffle, struct membuf *out)
 {
-    struct item it = { .r = r, .w = xw_new(to_membuf, out, true) };
+    struct item it = { .r = r, .w = xw_new(membuf_write, out, true) };
     xw_declaration(it.w);
     start(&it, "assessmentItem");
     attr(&it, "xmlns", QTI_NS);

@@ -438,12 +438,6 @@ static void write_question(struct emitter *e, const struct ast_question *q)
 /* ---- The document ------------------------------------------------------- */
 
 /* The writer's output goes straight into the caller's membuf: no second copy of the document. */
-static int to_membuf(void *ctx, const char *p, int n)
-{
-    membuf_append(ctx, p, (size_t)n);
-    return n;
-}
-
 int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void *ctx,
                            struct diag *d)
 {
@@ -494,7 +488,7 @@ int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void 
 int emit_course_xml(const struct qz_course *c, struct membuf *out, struct diag *d)
 {
     size_t start_len = out->len;
-    int rc = emit_course_xml_stream(c, to_membuf, out, d);
+    int rc = emit_course_xml_stream(c, membuf_write, out, d);
     if (rc != 0) {
         /* Nothing of a failed document stays in out. */
         out->len = start_len;

@@ -55,12 +55,12 @@ static void write_manifest(struct xw *w, const struct qz_course *c, enum scorm_v
     xw_start(w, "manifest");
     xw_attr(w, "identifier", mid);
     xw_attr(w, "version", "1.0");
-    xw_attr(w, "xmlns", (is12 ? NS_CP12 : NS_CP2004));
-    xw_attr(w, "xmlns:adlcp", (is12 ? NS_ADL12 : NS_ADL2004));
+    xw_attr(w, "xmlns", is12 ? NS_CP12 : NS_CP2004);
+    xw_attr(w, "xmlns:adlcp", is12 ? NS_ADL12 : NS_ADL2004);
     if (!is12)
         xw_attr(w, "xmlns:imsss", NS_SS);
     xw_attr(w, "xmlns:xsi", NS_XSI);
-    xw_attr(w, "xsi:schemaLocation", (is12 ? loc12 : loc2004));
+    xw_attr(w, "xsi:schemaLocation", is12 ? loc12 : loc2004);
 
     xw_start(w, "metadata");
     xw_element(w, "schema", "ADL SCORM");
@@ -101,7 +101,7 @@ static void write_manifest(struct xw *w, const struct qz_course *c, enum scorm_v
     xw_attr(w, "identifier", rid);
     xw_attr(w, "type", "webcontent");
     /* The attribute's case differs between the versions; both schemas let the wrong one through. */
-    xw_attr(w, (is12 ? "adlcp:scormtype" : "adlcp:scormType"), "sco");
+    xw_attr(w, is12 ? "adlcp:scormtype" : "adlcp:scormType", "sco");
     xw_attr(w, "href", "index.html");
     for (size_t i = 0; i < nfiles; i++) {
         xw_start(w, "file");
@@ -118,18 +118,12 @@ static void write_manifest(struct xw *w, const struct qz_course *c, enum scorm_v
     free(rid);
 }
 
-static int to_membuf(void *ctx, const char *p, int n)
-{
-    membuf_append(ctx, p, (size_t)n);
-    return n;
-}
-
 int scorm_manifest(const struct qz_course *c, enum scorm_version v,
                    const char *const *files, size_t nfiles,
                    struct membuf *out, struct diag *d)
 {
     struct membuf doc = { 0 };
-    struct xw *w = xw_new(to_membuf, &doc, true);
+    struct xw *w = xw_new(membuf_write, &doc, true);
     write_manifest(w, c, v, files, nfiles);
     int rc = xw_finish(w);
     xw_free(w);

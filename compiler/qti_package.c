@@ -19,15 +19,9 @@
 #define CP_NS "http://www.imsglobal.org/xsd/imscp_v1p1"
 #define CP_XSD "http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
 
-static int to_membuf(void *ctx, const char *p, int n)
-{
-    membuf_append(ctx, p, (size_t)n);
-    return n;
-}
-
 static struct xw *writer(struct membuf *out)
 {
-    struct xw *w = xw_new(to_membuf, out, true);
+    struct xw *w = xw_new(membuf_write, out, true);
     xw_declaration(w);
     return w;
 }
