@@ -379,16 +379,17 @@ static bool *mark_partial(const struct qz_course *c, const struct src_loc *error
     qsort(qs, n, sizeof *qs, by_pos);
     qsort(es, nerrors, sizeof *es, by_pos);
     size_t e = 0;
+    const struct source *next_src = src_at(qs[0].pos);
     for (size_t i = 0; i < n; i++) {
-        const struct source *src = loc_src(&(struct src_loc){ qs[i].pos, qs[i].pos });
-        bool last = i + 1 == n || loc_src(&(struct src_loc){ qs[i + 1].pos, qs[i + 1].pos }) != src;
+        const struct source *src = next_src;
+        next_src = i + 1 < n ? src_at(qs[i + 1].pos) : NULL;
+        bool last = i + 1 == n || next_src != src;
         /* First error at or after this question's start. */
         while (e < nerrors && es[e].pos < qs[i].pos)
             e++;
         if (e == nerrors)
             break;
-        struct src_loc at = { es[e].pos, es[e].pos };
-        partial[qs[i].idx] = last ? loc_src(&at) == src : es[e].pos < qs[i + 1].pos;
+        partial[qs[i].idx] = last ? src_at(es[e].pos) == src : es[e].pos < qs[i + 1].pos;
     }
     free(qs);
     free(es);

@@ -298,7 +298,8 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
     if (top && top->kind == BR_LANG && kw_is(tok)) {
         if (colon_follows(lx)) {
             /* `text: "..."`: a keyword spelled like a language tag is one. */
-            lval->str = (char *)intern_name(&lx->names, lx->src->text + lex_off(lx, lloc), lx->off - lex_off(lx, lloc));
+            size_t at = lex_off(lx, lloc);
+            lval->str = (char *)intern_name(&lx->names, lx->src->text + at, lx->off - at);
             tok = T_IDENT;
         } else if (lx->prev_tok == T_STRING || lx->prev_tok == '{') {
             char *word = token_text(lx, lloc);

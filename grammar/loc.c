@@ -147,14 +147,14 @@ uint32_t loc_last(const struct src_loc *l)
 
 struct src_pos loc_start(const struct src_loc *l)
 {
-    const struct source *s = loc_known(l) ? loc_src(l) : NULL;
+    const struct source *s = loc_src(l);
     if (!s) return (struct src_pos){ 0, 0 };
     return src_pos(s, src_off(s, l->from));
 }
 
 struct src_pos loc_end(const struct src_loc *l)
 {
-    const struct source *s = loc_known(l) ? loc_src(l) : NULL;
+    const struct source *s = loc_src(l);
     if (!s) return (struct src_pos){ 0, 0 };
     return src_pos(s, src_off(s, loc_last(l)));
 }
@@ -199,16 +199,16 @@ void src_leave(const struct source *s)
     }
 }
 
-const struct source *loc_src(const struct src_loc *l)
+const struct source *src_at(uint32_t pos)
 {
-    if (!loc_known(l)) return NULL;
+    if (pos == 0) return NULL;
     /* The last source whose base is at or below the position; most quizzes have one. */
     size_t lo = 0, hi = space.n;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (space.v[mid]->base <= l->from) lo = mid;
+        if (space.v[mid]->base <= pos) lo = mid;
         else hi = mid;
     }
     const struct source *s = space.n ? space.v[lo] : NULL;
-    return s && s->base <= l->from && l->from <= s->base + s->len ? s : NULL;
+    return s && s->base <= pos && pos <= s->base + s->len ? s : NULL;
 }

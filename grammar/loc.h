@@ -84,8 +84,10 @@ void src_lines_free(struct source *s);
 
 static inline bool loc_known(const struct src_loc *l) { return l && l->from; }
 
+/* The source position pos lies in: NULL for 0, or when its source has left. */
+const struct source *src_at(uint32_t pos);
 /* The source a known location lies in (NULL for none, or one whose source has left). */
-const struct source *loc_src(const struct src_loc *l);
+static inline const struct source *loc_src(const struct src_loc *l) { return loc_known(l) ? src_at(l->from) : NULL; }
 /* The byte offset in s of a position of s. */
 static inline size_t src_off(const struct source *s, uint32_t pos) { return pos - s->base; }
 

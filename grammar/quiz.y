@@ -36,10 +36,10 @@ static void qzperror(const QZPLTYPE *loc, struct lex_state *lx, struct build_sta
     do {                                                                      \
         if (N) {                                                              \
             (Cur) = YYRHSLOC(Rhs, 1);                                         \
-            (Cur).to = YYRHSLOC(Rhs, N).to;                                 \
+            (Cur).to = YYRHSLOC(Rhs, N).to;                                   \
         } else {                                                              \
             (Cur) = YYRHSLOC(Rhs, 0);                                         \
-            if ((Cur).from) (Cur).from = loc_last(&(Cur));            \
+            if ((Cur).from) (Cur).from = loc_last(&(Cur));                    \
         }                                                                     \
     } while (0)
 }

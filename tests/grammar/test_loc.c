@@ -163,6 +163,8 @@ Test(loc, each_source_has_its_own_positions_and_a_location_finds_its_source)
     cr_assert_eq(loc_src(&end_a), a, "a span at the end of a file is the file's");
     cr_assert_eq(loc_src(&in_b), b);
     cr_assert(end_a.from < in_b.from, "the second source's positions follow the first's");
+    cr_assert_eq(src_at(end_a.from + 1), b, "the position after a source's end is the next one's first");
+    cr_assert_null(src_at(0));
     cr_assert_eq(loc_line(&in_b), 1);
     cr_assert_eq(loc_col(&in_b), 1);
     struct src_loc none = { 0 };
