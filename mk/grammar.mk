@@ -49,6 +49,7 @@ $(LIBQZ): $(LIBQZ_OBJS)
 GRAMMAR_TEST_SUPPORT := tests/grammar/capture.c
 $(eval $(call criterion_test,grammar_lexer,tests/grammar/test_lexer.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_parser,tests/grammar/test_parser.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_parse_errors,tests/grammar/test_parse_errors.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_md,tests/grammar/test_md.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_load,tests/grammar/test_load.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_build,tests/grammar/test_build.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
