@@ -42,6 +42,12 @@ struct kw {
     const char *owners;     /* who owns the statement where some question kinds lack it, or NULL */
 };
 
+/* Whether k (or NULL) is a question's kind keyword: `single NAME {` and the rest open a question. */
+static inline bool kw_opens_question(const struct kw *k)
+{
+    return k && k->opens >= KWB_SINGLE && k->opens <= KWB_TEXT;
+}
+
 /* Rows, in token order: kw_table[i].tok == kw_table[0].tok + i (checked where it is built). */
 enum { KW_N =
 #define KW(tok, ...) +1

@@ -42,8 +42,7 @@ struct ast_value *lex_number(struct lex_state *lx, const struct src_loc *loc, co
 
 char *lex_name(struct lex_state *lx, const char *s, size_t n)
 {
-    const struct kw *k = kw_of(lx->prev_tok);
-    if (k && k->opens >= KWB_SINGLE && k->opens <= KWB_TEXT)
+    if (kw_opens_question(kw_of(lx->prev_tok)))
         return arena_strndup(lx->arena, s, n);
     return (char *)intern_name(&lx->names, s, n);
 }
@@ -310,8 +309,7 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
             return supply_close(lx, tok, lval, lloc);
         }
     }
-    const struct kw *k = kw_of(tok);
-    if (top && top->kind == BR_QUESTION && k && k->opens >= KWB_SINGLE && k->opens <= KWB_TEXT && head_follows(lx)) {
+    if (top && top->kind == BR_QUESTION && kw_opens_question(kw_of(tok)) && head_follows(lx)) {
         report_unclosed(lx, lloc, "the next question starts here");
         return supply_close(lx, tok, lval, lloc);
     }
