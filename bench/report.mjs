@@ -5,13 +5,16 @@
 //
 // Each headline key is defined here, once, from the raw figures, which are
 // kept in results.json beside it.  A compiler ratio is the median of the
-// ratios of interleaved pairs, with their min and max ({median, min, max, n}):
+// ratios of interleaved pairs (pairs.mjs), with their min and max and whether
+// they came out steady ({median, min, max, n, steady}):
 //   quizc_check_vs_gift_pegjs       gift-pegjs parse() time inside node (start-up
 //                                   and file read not counted) / quizc --check as
 //                                   a whole process (start-up, read, parse, checks),
-//                                   the middle of three runs in each pair
+//                                   the middle of three runs in each pair, after
+//                                   the pair's first run (run.sh says why)
 //   quizc_compile_vs_xmllint_stream xmllint --stream --noout course.xml / quizc
-//                                   BANK -o course.xml (whole processes)
+//                                   BANK -o course.xml (whole processes), the
+//                                   compile after the pair's first one
 //   quizc_check_rss_over_source     peak RSS of quizc --check / bytes of the .qz,
 //                                   the larger over the two banks (bilingual and
 //                                   English-only); spread over the runs
@@ -26,6 +29,7 @@
 //                              one stage add to the critical path
 import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { STEADY, checkPairs, compilePairs, median, ok, pairSpread, runs as pairRuns, spread } from "./pairs.mjs";
 
 const dir = process.argv[2];
 if (!dir) {
@@ -33,51 +37,27 @@ if (!dir) {
     process.exit(2);
 }
 const load = (name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
-const runs = (prefix) => {
-    const out = [];
-    for (let i = 1; existsSync(join(dir, `${prefix}_${i}.json`)); i++)
-        out.push(load(`${prefix}_${i}.json`));
-    return out;
-};
+const runs = (prefix) => pairRuns(dir, prefix);
 const min = (xs) => Math.min(...xs);
 const max = (xs) => Math.max(...xs);
 
 const machine = load("machine.json");
 // Other work on the machine slows every figure; the load average says how much there was.
 const loadEnd = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-const median = (xs) => {
-    const v = [...xs].sort((a, b) => a - b), n = v.length;
-    return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-};
-const spread = (xs) => ({ median: median(xs), min: min(xs), max: max(xs), n: xs.length });
-const ok = (rs) => {
-    for (const r of rs)
-        if (r.status !== 0)
-            throw new Error(`a benchmarked process failed (exit ${r.status})`);
-    return rs;
-};
-// Pair i's quizc --check: the middle, by wall time, of its three runs (run.sh).
-const middleOf = (prefix) => {
-    const out = [];
-    for (let i = 1; existsSync(join(dir, `${prefix}_${i}_1.json`)); i++) {
-        const rs = [];
-        for (let k = 1; existsSync(join(dir, `${prefix}_${i}_${k}.json`)); k++)
-            rs.push(load(`${prefix}_${i}_${k}.json`));
-        out.push(ok(rs).sort((a, b) => a.wall_s - b.wall_s)[(rs.length - 1) >> 1]);
-    }
-    return out;
-};
-const checkRuns = middleOf("quizc_check"), compileRuns = ok(runs("quizc_compile"));
-const giftRuns = runs("gift_parse"), giftProc = ok(runs("gift_process"));
-const xmllintRuns = ok(runs("xmllint_stream"));
+const check = checkPairs(dir), compile = compilePairs(dir);
+const checkRuns = ok(check.quizc), compileRuns = compile.quizc;
+const giftRuns = check.gift, giftProc = ok(runs("gift_process"));
+const xmllintRuns = compile.xmllint;
 const monoCheck = ok(runs("quizc_mono_check")), monoCompile = ok(runs("quizc_mono_compile"));
 const seedRuns = ok(runs("quizc_seed"));
+// Each pair's first quizc run, on memory the host may have to fault in again: seconds only.
+const checkFirst = ok(runs("quizc_check_first")), compileFirst = ok(runs("quizc_compile_first"));
 
 const qzBytes = statSync(join(dir, "bank.qz")).size, monoBytes = statSync(join(dir, "mono.qz")).size;
 const xmlBytes = existsSync(join(dir, "course.xml")) ? statSync(join(dir, "course.xml")).size : 0;
 const pairs = (a, b, f) => a.slice(0, Math.min(a.length, b.length)).map((x, i) => f(x, b[i]));
-const checkVsGift = spread(pairs(checkRuns, giftRuns, (c, g) => g.parse_s / c.wall_s));
-const compileVsXmllint = spread(pairs(compileRuns, xmllintRuns, (c, x) => x.wall_s / c.wall_s));
+const checkVsGift = pairSpread(check.ratios);
+const compileVsXmllint = pairSpread(compile.ratios);
 const rssBank = checkRuns.map((r) => (r.max_rss_kib * 1024) / qzBytes);
 const rssMono = monoCheck.map((r) => (r.max_rss_kib * 1024) / monoBytes);
 const rssOver = median(rssBank) >= median(rssMono) ? spread(rssBank) : spread(rssMono);
@@ -117,11 +97,13 @@ const results = {
             // Seconds, in run order (pair i is the i-th of each list).
             quizc_check_s: secs(checkRuns),
             quizc_check_cpu_s: checkRuns.map((r) => r.user_s + r.sys_s),
+            quizc_check_first_run_s: secs(checkFirst),
             gift_pegjs_parse_s: secs(giftRuns, "parse_s"),
             gift_pegjs_parse_cpu_s: secs(giftRuns, "parse_cpu_s"),
             gift_pegjs_process_s: secs(giftProc),
             gift_pegjs_questions: giftRuns[0].questions,
             quizc_compile_s: secs(compileRuns),
+            quizc_compile_first_run_s: secs(compileFirst),
             xmllint_stream_s: secs(xmllintRuns),
             seed_scorm_s: secs(seedRuns),
             // The same check ratio in CPU time, which other load disturbs less.
@@ -150,13 +132,15 @@ writeFileSync(join(dir, "results.json"), JSON.stringify(results, null, 1) + "\n"
 const f = (x, d = 2) => (x === null || x === undefined ? "n/a" : x.toFixed(d));
 const sp = (x, d = 2) => `${f(x.median, d)} (${f(x.min, d)}-${f(x.max, d)})`;
 const rc = results.raw.compiler;
+const pairsText = (r) => `${r.n} pairs${r.steady ? "" : `, not steady (more than ${STEADY * 100} % apart)`}`;
 const rows = [
     ["quizc_check_vs_gift_pegjs", sp(checkVsGift, 1), ">= 25", checkVsGift.median >= 25,
-     `${checkVsGift.n} pairs; gift-pegjs parse ${f(median(rc.gift_pegjs_parse_s))} s / quizc --check ` +
-     `${f(median(rc.quizc_check_s), 3)} s (medians)`],
+     `${pairsText(checkVsGift)}; gift-pegjs parse ${f(median(rc.gift_pegjs_parse_s))} s / quizc --check ` +
+     `${f(median(rc.quizc_check_s), 3)} s (medians; a pair's first run ${f(median(rc.quizc_check_first_run_s), 3)} s)`],
     ["quizc_compile_vs_xmllint_stream", sp(compileVsXmllint), ">= 1", compileVsXmllint.median >= 1,
-     `${compileVsXmllint.n} pairs; xmllint --stream ${f(median(rc.xmllint_stream_s), 3)} s / quizc -o course.xml ` +
-     `${f(median(rc.quizc_compile_s), 3)} s; ${(qzBytes / 1e6).toFixed(1)} MB .qz -> ${(xmlBytes / 1e6).toFixed(1)} MB`],
+     `${pairsText(compileVsXmllint)}; xmllint --stream ${f(median(rc.xmllint_stream_s), 3)} s / quizc -o course.xml ` +
+     `${f(median(rc.quizc_compile_s), 3)} s (first run ${f(median(rc.quizc_compile_first_run_s), 3)} s); ` +
+     `${(qzBytes / 1e6).toFixed(1)} MB .qz -> ${(xmlBytes / 1e6).toFixed(1)} MB`],
     ["quizc_check_rss_over_source", sp(rssOver), "<= 2", rssOver.median <= 2,
      `bilingual ${f(median(rssBank))}, English-only ${f(median(rssMono))}; compile peak ` +
      `${(rc.peak_rss_kib.compile / 1024).toFixed(0)} MiB vs check ${(rc.peak_rss_kib.check / 1024).toFixed(0)} MiB`],

@@ -34,3 +34,12 @@ bench: $(BUILD)/quizc $(LABRUN) $(BENCH_TOOLS)
 # make check builds the tools (it does not run them): a change that breaks
 # their build fails the tests, not the next benchmark.
 check: $(BENCH_TOOLS)
+
+# The pair ratios and their steadiness rule (bench/pairs.mjs), on made-up figures.
+$(BUILD)/tests/bench-pairs.sh: mk/bench.mk
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec node tests/bench/pairs_test.mjs\n' > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/bench-pairs.sh
+check: $(BUILD)/tests/bench-pairs.sh

@@ -1,0 +1,85 @@
+// pairs.mjs — the compiler ratios of interleaved pairs, defined once for
+// run.sh (which asks whether a ratio is steady yet) and report.mjs.
+//
+//   node bench/pairs.mjs DIR check|compile   exit 0: steady, 1: take another pair
+//
+// A ratio's pairs are steady when, leaving out the lowest and the highest
+// fifth of them (one of each at least), the rest lie within STEADY of their
+// median.  Pairs come from DIR's raw figures as run.sh writes them:
+//   check    gift_parse_I.json's parse_s / the middle, by wall time, of
+//            quizc_check_I_1..3.json
+//   compile  xmllint_stream_I.json's wall_s / quizc_compile_I.json's wall_s
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+export const STEADY = 0.15;
+
+export const median = (xs) => {
+    const v = [...xs].sort((a, b) => a - b), n = v.length;
+    return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+};
+
+const load = (dir, name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
+
+// DIR/prefix_1.json, prefix_2.json, ... as far as they go.
+export const runs = (dir, prefix) => {
+    const out = [];
+    for (let i = 1; existsSync(join(dir, `${prefix}_${i}.json`)); i++)
+        out.push(load(dir, `${prefix}_${i}.json`));
+    return out;
+};
+
+export const ok = (rs) => {
+    for (const r of rs)
+        if (r.status !== 0)
+            throw new Error(`a benchmarked process failed (exit ${r.status})`);
+    return rs;
+};
+
+// Pair i's quizc figure: the middle, by wall time, of its runs prefix_i_1, prefix_i_2, ...
+export const middleOf = (dir, prefix) => {
+    const out = [];
+    for (let i = 1; existsSync(join(dir, `${prefix}_${i}_1.json`)); i++) {
+        const rs = [];
+        for (let k = 1; existsSync(join(dir, `${prefix}_${i}_${k}.json`)); k++)
+            rs.push(load(dir, `${prefix}_${i}_${k}.json`));
+        out.push(ok(rs).sort((a, b) => a.wall_s - b.wall_s)[(rs.length - 1) >> 1]);
+    }
+    return out;
+};
+
+const zip = (a, b, f) => a.slice(0, Math.min(a.length, b.length)).map((x, i) => f(x, b[i]));
+
+// The figures behind each ratio, and the pair ratios themselves (in run order).
+export const checkPairs = (dir) => {
+    const quizc = middleOf(dir, "quizc_check"), gift = runs(dir, "gift_parse");
+    return { quizc, gift, ratios: zip(quizc, gift, (c, g) => g.parse_s / c.wall_s) };
+};
+export const compilePairs = (dir) => {
+    const quizc = ok(runs(dir, "quizc_compile")), xmllint = ok(runs(dir, "xmllint_stream"));
+    return { quizc, xmllint, ratios: zip(quizc, xmllint, (c, x) => x.wall_s / c.wall_s) };
+};
+
+export const steady = (ratios) => {
+    const n = ratios.length;
+    if (n < 3) return false;
+    const cut = Math.max(1, Math.floor(n / 5));
+    const kept = [...ratios].sort((a, b) => a - b).slice(cut, n - cut);
+    const m = median(ratios);
+    return Math.max(...kept) - Math.min(...kept) <= STEADY * m;
+};
+
+// {median, min, max, n} of a list of figures; with steady for a ratio's pairs.
+export const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length });
+export const pairSpread = (ratios) => ({ ...spread(ratios), steady: steady(ratios) });
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+    const [dir, which] = process.argv.slice(2);
+    const get = { check: checkPairs, compile: compilePairs }[which];
+    if (!dir || !get) {
+        console.error("usage: node bench/pairs.mjs DIR check|compile");
+        process.exit(2);
+    }
+    process.exit(steady(get(dir).ratios) ? 0 : 1);
+}
