@@ -55,9 +55,9 @@ rm -f "$out"/quizc_check_* "$out"/gift_p* "$out"/quizc_compile_* "$out"/xmllint_
 # Memory that has stayed free for a second or two may be handed back to the
 # host (a VM's free page reporting); the next process to touch it waits for
 # the host to fault it in again.  After gift-pegjs's run of a quarter of a
-# minute the first quizc takes 0.4-0.5 s, the next ones 0.32 s (the 2-core
-# VM of doc/performance.md), and a pair's figure depended on which of its
-# runs got such memory.  So each pair starts with one quizc run of its own,
+# minute the first quizc takes 0.43-0.55 s, the next ones 0.32 s (medians
+# on the 2-core VM of doc/performance.md), and a pair's figure depended on
+# which of its runs got such memory.  So each pair starts with one quizc run of its own,
 # kept apart as the "first run" (reported, never a ratio), and the pair's
 # figure is the middle of the three runs after it.
 #
