@@ -49,7 +49,8 @@ export const middleOf = (dir, prefix) => {
     return out;
 };
 
-const zip = (a, b, f) => a.slice(0, Math.min(a.length, b.length)).map((x, i) => f(x, b[i]));
+// f of each pair: a[i] with b[i], as far as both go.
+export const zip = (a, b, f) => a.slice(0, Math.min(a.length, b.length)).map((x, i) => f(x, b[i]));
 
 // The figures behind each ratio, and the pair ratios themselves (in run order).
 export const checkPairs = (dir) => {

@@ -29,7 +29,7 @@
 //                              one stage add to the critical path
 import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { STEADY, checkPairs, compilePairs, median, ok, pairSpread, runs as pairRuns, spread } from "./pairs.mjs";
+import { STEADY, checkPairs, compilePairs, median, ok, pairSpread, runs as pairRuns, spread, zip } from "./pairs.mjs";
 
 const dir = process.argv[2];
 if (!dir) {
@@ -45,7 +45,7 @@ const machine = load("machine.json");
 // Other work on the machine slows every figure; the load average says how much there was.
 const loadEnd = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const check = checkPairs(dir), compile = compilePairs(dir);
-const checkRuns = ok(check.quizc), compileRuns = compile.quizc;
+const checkRuns = check.quizc, compileRuns = compile.quizc;
 const giftRuns = check.gift, giftProc = ok(runs("gift_process"));
 const xmllintRuns = compile.xmllint;
 const monoCheck = ok(runs("quizc_mono_check")), monoCompile = ok(runs("quizc_mono_compile"));
@@ -55,7 +55,6 @@ const checkFirst = ok(runs("quizc_check_first")), compileFirst = ok(runs("quizc_
 
 const qzBytes = statSync(join(dir, "bank.qz")).size, monoBytes = statSync(join(dir, "mono.qz")).size;
 const xmlBytes = existsSync(join(dir, "course.xml")) ? statSync(join(dir, "course.xml")).size : 0;
-const pairs = (a, b, f) => a.slice(0, Math.min(a.length, b.length)).map((x, i) => f(x, b[i]));
 const checkVsGift = pairSpread(check.ratios);
 const compileVsXmllint = pairSpread(compile.ratios);
 const rssBank = checkRuns.map((r) => (r.max_rss_kib * 1024) / qzBytes);
@@ -107,7 +106,7 @@ const results = {
             xmllint_stream_s: secs(xmllintRuns),
             seed_scorm_s: secs(seedRuns),
             // The same check ratio in CPU time, which other load disturbs less.
-            check_vs_gift_cpu: spread(pairs(checkRuns, giftRuns, (c, g) => g.parse_cpu_s / (c.user_s + c.sys_s))),
+            check_vs_gift_cpu: spread(zip(checkRuns, giftRuns, (c, g) => g.parse_cpu_s / (c.user_s + c.sys_s))),
             check_rss_over_source_bilingual: spread(rssBank),
             check_rss_over_source_english_only: spread(rssMono),
             // What the compile adds on top of the check (the writer's buffers).
