@@ -47,6 +47,10 @@ $(LABGEN): $(call obj,runtime/labgen.c) $(LIBQZ)
 
 # labgen's header for the lab in folder $(1): build/gen/labs/NAME_params.h.
 lab_header = $(BUILD)/gen/labs/$(subst -,_,$(notdir $(1)))_params.h
+# The lab's limits (labgen --limits, from the same lab.qz), compiled into the lab.
+lab_limits_c = $(BUILD)/gen/labs/$(subst -,_,$(notdir $(1)))_limits.c
+lab_limits_o = $(BUILD)/obj/gen/labs/$(subst -,_,$(notdir $(1)))_limits.o
+LAB_OBJS  += $(foreach d,$(LAB_DIRS),$(call lab_limits_o,$(d)))
 
 # Tests run each lab in-process through its real manifest (tests/labs/labtest.c).
 LABTEST_OBJS := $(call obj,tests/labs/labtest.c) $(RUNTIME_OBJS) $(LIBQZ)
@@ -57,9 +61,15 @@ define lab_rules
 $(call lab_header,$(1)): $(1)/lab.qz $(LABGEN)
 	@mkdir -p $$(@D)
 	$(LABGEN) $(1) $$@
+$(call lab_limits_c,$(1)): $(1)/lab.qz $(LABGEN)
+	@mkdir -p $$(@D)
+	$(LABGEN) --limits $(1) $$@
+$(call lab_limits_o,$(1)): $(call lab_limits_c,$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) $$(ALL_CFLAGS) -c $$< -o $$@
 $(call obj,$(wildcard $(1)/*.c)): CPPFLAGS += -I$(BUILD)/gen/labs -Itests/labs
 $(call obj,$(wildcard $(1)/*.c)): | $(call lab_header,$(1))
-$(if $(wildcard $(1)/test_*.c),$(call criterion_test,labs/$(notdir $(1)),$(wildcard $(1)/test_*.c),$(call obj,$(call lab_srcs,$(1))) $(LABTEST_OBJS),$(RUNTIME_LIBS)))
+$(if $(wildcard $(1)/test_*.c),$(call criterion_test,labs/$(notdir $(1)),$(wildcard $(1)/test_*.c),$(call obj,$(call lab_srcs,$(1))) $(call lab_limits_o,$(1)) $(LABTEST_OBJS),$(RUNTIME_LIBS)))
 endef
 $(foreach d,$(LAB_DIRS),$(eval $(call lab_rules,$(d))))
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "lablimits.h"
 #include "qz.h"
 #include "run.h"
 #include "timer.h"
@@ -312,6 +313,10 @@ int labrun_main(int argc, char **argv)
     const struct lab_impl *impl = lab_find(def->name);
     if (!impl) {
         fprintf(stderr, "labrun: error: lab %s (%s) has no code built into this labrun\n", def->name, dir);
+        status = 1;
+        goto done;
+    }
+    if (lab_limits_check(impl, def, d) < 0) {
         status = 1;
         goto done;
     }

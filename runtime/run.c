@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "fault.h"
+#include "lablimits.h"
 #include "report_impl.h"
 #include "run.h"
 #include "util.h"
@@ -50,13 +53,62 @@ int lab_nranks(const struct lab_impl *impl, const struct lab_params *p)
     return impl->ranks ? impl->ranks(p) : 1;
 }
 
+/* Bytes a run may use; 0 until lab_run_set_memory (then: what the machine and the limits allow). */
+static double memory_budget;
+
+void lab_run_set_memory(double bytes)
+{
+    memory_budget = bytes;
+}
+
+double lab_run_memory(void)
+{
+    if (memory_budget > 0)
+        return memory_budget;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double have = pages > 0 && page > 0 ? (double)pages * (double)page : 1e18;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < have)
+        have = (double)rl.rlim_cur;
+    if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < have)
+        have = (double)rl.rlim_cur;
+    return have;
+}
+
+/* "3.2 GiB" */
+static void fmt_bytes(char *buf, size_t n, double b)
+{
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+    int u = 0;
+    while (b >= 1024 && u < 5) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+}
+
 int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struct backend *b,
             struct lab_report *rep)
 {
+    /* The last guard: callers with the manifest's diagnostics have checked it at its lines. */
+    if (lab_limits_check(impl, p->def, NULL) < 0)
+        return -1;
     const char *bad = impl->invalid ? impl->invalid(p) : NULL;
     if (bad) {
         fprintf(stderr, "labrun: error: %s: %s\n", impl->name, bad);
         return -2;
+    }
+    if (impl->bytes) {
+        /* Refused before any rank allocates: a run too large ends in this line, not an OOM kill. */
+        double need = impl->bytes(p), have = lab_run_memory();
+        if (!(need <= have)) {
+            char nb[32], hb[32];
+            fmt_bytes(nb, sizeof nb, need);
+            fmt_bytes(hb, sizeof hb, have);
+            fprintf(stderr, "labrun: error: %s: this run needs about %s of memory, more than the %s it may "
+                    "use here; choose smaller sizes\n", impl->name, nb, hb);
+            return -1;
+        }
     }
     if (b->absent) {
         fprintf(stderr, "labrun: error: backend %s is not built in: %s\n", b->name, b->absent);

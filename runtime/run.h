@@ -23,6 +23,14 @@
 int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struct backend *b,
             struct lab_report *rep);
 
+/*
+ * The memory a run may use, in bytes: the machine's, less when a resource
+ * limit says so, or what lab_run_set_memory set (bytes > 0; 0 goes back to
+ * the machine's).  lab_run refuses a run whose impl->bytes is more.
+ */
+double lab_run_memory(void);
+void lab_run_set_memory(double bytes);
+
 /* The rank count impl needs for p. */
 int lab_nranks(const struct lab_impl *impl, const struct lab_params *p);
 

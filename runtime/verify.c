@@ -21,6 +21,7 @@
 
 #include "backend.h"
 #include "lab.h"
+#include "lablimits.h"
 #include "params.h"
 #include "qz.h"
 #include "report.h"
@@ -107,6 +108,10 @@ static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labre
             li.def = NULL;
         } else if (!(li.impl = lab_find(ref->name))) {
             li.error = xasprintf("lab '%s' has a manifest in %s but is not built into labrun", ref->name, dir);
+        } else if (lab_limits_check(li.impl, li.def, d) < 0) {
+            /* A manifest on disk may narrow what the lab's code admits, never widen it. */
+            li.error = xasprintf("lab '%s': %s", ref->name, first ? first : "its manifest widens the lab's limits");
+            li.impl = NULL;
         }
         free(first);
         diag_free(d);

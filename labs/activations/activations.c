@@ -269,4 +269,5 @@ const struct lab_impl lab_activations = {
     .name = "activations",
     .ranks = activations_ranks,
     .run = activations_run,
+    .limits = &lab_activations_limits,
 };

@@ -127,4 +127,5 @@ const struct lab_impl lab_allreduce = {
     .name = "allreduce",
     .ranks = allreduce_ranks,
     .run = allreduce_run,
+    .limits = &lab_allreduce_limits,
 };

@@ -498,4 +498,5 @@ const struct lab_impl lab_bubble = {
     .ranks = bubble_ranks,
     .run = bubble_run,
     .invalid = bubble_invalid,
+    .limits = &lab_bubble_limits,
 };

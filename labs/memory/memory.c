@@ -330,4 +330,5 @@ const struct lab_impl lab_memory = {
     .ranks = memory_ranks,
     .run = memory_run,
     .invalid = memory_invalid,
+    .limits = &lab_memory_limits,
 };

@@ -281,4 +281,5 @@ const struct lab_impl lab_tensor_split = {
     .name = "tensor-split",
     .ranks = ts_ranks,
     .run = ts_run,
+    .limits = &lab_tensor_split_limits,
 };

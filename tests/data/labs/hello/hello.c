@@ -58,4 +58,5 @@ const struct lab_impl lab_hello = {
     .name = "hello",
     .ranks = hello_ranks,
     .run = hello_run,
+    .limits = &lab_hello_limits,
 };
