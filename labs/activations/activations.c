@@ -265,9 +265,26 @@ static int activations_run(struct lab_ctx *c)
     return rc;
 }
 
+/*
+ * Memory a run needs, every stage together, from above: each stage's weights
+ * and gradients, the activations it keeps for every micro-batch and layer,
+ * its workspaces, messages in flight on the boundaries, and the unsplit
+ * double-precision reference each stage computes its check from.
+ */
+static double activations_bytes(const struct lab_params *p)
+{
+    struct activations_params P = activations_params_read(p);
+    double e = strcmp(P.dtype, "fp64") == 0 ? 8 : 4, L = (double)P.layers, m = (double)P.microbatches;
+    double S = (double)P.stages, nh = (double)P.tokens * (double)P.hidden, hh = (double)P.hidden * (double)P.hidden;
+    double split = e * (2 * L * hh + (2 * m * L + m + 4 * S + 2 * m * S) * nh);
+    double ref = S * (8 * (2 * L * hh + (2 * L + 3) * nh) + e * hh);
+    return 2 * (split + ref) + S * (1 << 20);
+}
+
 const struct lab_impl lab_activations = {
     .name = "activations",
     .ranks = activations_ranks,
     .run = activations_run,
+    .bytes = activations_bytes,
     .limits = &lab_activations_limits,
 };

@@ -123,9 +123,23 @@ static int allreduce_run(struct lab_ctx *c)
     return 0;
 }
 
+/*
+ * Memory a run needs, every rank together, from above: each rank's buffer and
+ * its host copy at the largest size, the communicator's staging of as much
+ * again, and the per-size figures each rank keeps for every rank.
+ */
+static double allreduce_bytes(const struct lab_params *p)
+{
+    struct allreduce_params P = allreduce_params_read(p);
+    double n = (double)P.ranks, big = P.maxbytes > 8 ? (double)P.maxbytes : 8;
+    double figures = (MAX_SIZES * RES_N + 1) * 8.0 * (n + 1);
+    return n * (4 * big + figures + (1 << 20));
+}
+
 const struct lab_impl lab_allreduce = {
     .name = "allreduce",
     .ranks = allreduce_ranks,
     .run = allreduce_run,
+    .bytes = allreduce_bytes,
     .limits = &lab_allreduce_limits,
 };

@@ -493,10 +493,28 @@ static int bubble_run(struct lab_ctx *c)
     return rc;
 }
 
+/*
+ * Memory a run needs, every stage together, from above: each stage's weights
+ * and gradients per chunk, the activations it stashes for every micro-batch
+ * and chunk, its workspaces and inputs, the measurements of every step, and
+ * rank 0's gathered gradients and reference.
+ */
+static double bubble_bytes(const struct lab_params *p)
+{
+    struct bubble_params P = bubble_params_read(p);
+    double S = (double)P.stages, m = (double)P.microbatches, v = strcmp(P.schedule, "interleaved") == 0 ? (double)P.chunks : 1;
+    double hh = (double)P.hidden * (double)P.hidden * 8, rows = (double)P.batch * (double)P.hidden * 8;
+    double ops = 3 * m * v, steps = 2 * (double)P.steps + 1;
+    double stage = 2 * v * hh + (3 * m * v + 4) * rows + m * rows + steps * ops * 64 + ops * 256;
+    double root = S * v * hh * 2 + S * (2 * hh + 3 * rows) + S * ops * 256;
+    return 2 * (S * stage + root) + S * (1 << 20);
+}
+
 const struct lab_impl lab_bubble = {
     .name = "bubble",
     .ranks = bubble_ranks,
     .run = bubble_run,
     .invalid = bubble_invalid,
+    .bytes = bubble_bytes,
     .limits = &lab_bubble_limits,
 };

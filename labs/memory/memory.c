@@ -325,10 +325,30 @@ static int memory_run(struct lab_ctx *c)
     return rc;
 }
 
+/*
+ * Memory a run needs: the live step's own accounting of each stage's peak
+ * (the scaled-down model), on each of its tp ranks, twice over for the
+ * allocator's and the report's own.
+ */
+static double memory_bytes(const struct lab_params *p)
+{
+    struct memory_params P = memory_params_read(p);
+    struct mem_model m = model_from(&P);
+    struct mem_model s = live_model(&m);
+    double total = 0;
+    for (long stage = 0; stage < m.pp; stage++) {
+        struct mem_rank r;
+        mem_stage(&s, stage, &r);
+        total += (double)m.tp * (double)r.total;
+    }
+    return 2 * total + (double)(m.tp * m.pp) * (1 << 20);
+}
+
 const struct lab_impl lab_memory = {
     .name = "memory",
     .ranks = memory_ranks,
     .run = memory_run,
     .invalid = memory_invalid,
+    .bytes = memory_bytes,
     .limits = &lab_memory_limits,
 };

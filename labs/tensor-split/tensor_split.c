@@ -277,9 +277,24 @@ static int ts_run(struct lab_ctx *c)
     return rc;
 }
 
+/*
+ * Memory a run needs, every rank together, from above: each rank's share of
+ * the input, weights, activations and output (at most the whole of each, and
+ * its host copies), the gathered output, and the unsplit double-precision
+ * reference.
+ */
+static double ts_bytes(const struct lab_params *p)
+{
+    struct tensor_split_params P = tensor_split_params_read(p);
+    double R = (double)P.ranks, m = (double)P.tokens, h = (double)P.hidden, f = (double)P.ffn;
+    double all = m * f + m * h + h * f;
+    return (R * 4 + 16) * all * 8 + R * (1 << 20);
+}
+
 const struct lab_impl lab_tensor_split = {
     .name = "tensor-split",
     .ranks = ts_ranks,
     .run = ts_run,
+    .bytes = ts_bytes,
     .limits = &lab_tensor_split_limits,
 };

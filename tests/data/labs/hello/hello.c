@@ -54,9 +54,17 @@ static int hello_run(struct lab_ctx *c)
     return rc;
 }
 
+/* Memory a run needs, every rank together: each rank's vector, on the host and the device, and the sums. */
+static double hello_bytes(const struct lab_params *p)
+{
+    struct hello_params P = hello_params_read(p);
+    return (double)P.ranks * (2 * 8 * (double)P.count + (1 << 20));
+}
+
 const struct lab_impl lab_hello = {
     .name = "hello",
     .ranks = hello_ranks,
     .run = hello_run,
+    .bytes = hello_bytes,
     .limits = &lab_hello_limits,
 };
