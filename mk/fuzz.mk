@@ -68,6 +68,21 @@ CHECK_STEPS += $(BUILD)/tests/fuzz-replay-manifest.sh
 check: $(BUILD)/tests/fuzz-replay-manifest.sh
 endif
 
+# Every built-in lab over its parameter space (tests/fuzz/fuzz_labs.c): the labs and their table too.
+FUZZ_LABS_DEPS = $(call obj,tests/fuzz/fuzz_labs.c) $(LAB_OBJS) $(LAB_TABLE_OBJ) $(FUZZ_RUNTIME_A) $(LIBQZ)
+
+$(BUILD)/tests/replay_labs: $(call obj,tests/fuzz/replay.c) $(FUZZ_LABS_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/fuzz-replay-labs.sh: $(BUILD)/tests/replay_labs mk/fuzz.mk
+	@printf '#!/bin/sh\n# replay every lab-parameter seed and regression through the harness\nexec %s tests/fuzz/labs-seeds $$(find tests/fuzz/regress/labs -type f 2>/dev/null | sort)\n' \
+	    $(BUILD)/tests/replay_labs > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/fuzz-replay-labs.sh
+check: $(BUILD)/tests/fuzz-replay-labs.sh
+
 $(BUILD)/tests/replay_runs: $(call obj,tests/fuzz/replay.c) $(FUZZ_RUNS_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(FUZZ_LIBS)
@@ -100,7 +115,10 @@ check: $(BUILD)/tests/fuzz-replay.sh $(HOSTILE_STEPS)
 
 ifeq ($(FUZZ_INNER),1)
 # Inside the fuzz build (BUILD is the fuzz folder, CC clang, CFLAGS with the sanitizers).
-fuzz-bins: $(BUILD)/fuzz_quizc $(BUILD)/fuzz_runs $(if $(FUZZ_MANIFEST_READY),$(BUILD)/fuzz_manifest)
+fuzz-bins: $(BUILD)/fuzz_quizc $(BUILD)/fuzz_runs $(BUILD)/fuzz_labs $(if $(FUZZ_MANIFEST_READY),$(BUILD)/fuzz_manifest)
+
+$(BUILD)/fuzz_labs: $(FUZZ_LABS_DEPS)
+	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(RUNTIME_LIBS) $(LDLIBS) -lm -lpthread
 
 $(BUILD)/fuzz_runs: $(FUZZ_RUNS_DEPS)
 	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(FUZZ_LIBS)

@@ -13,7 +13,7 @@ dir=${1:?FUZZ_DIR}
 secs=${2:?SECONDS}
 shift 2
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && for h in quizc manifest runs; do
+[ ${#harnesses[@]} -eq 0 ] && for h in quizc manifest runs labs; do
     [ -x "$dir/build/fuzz_$h" ] && harnesses+=("$h")
 done
 
@@ -45,14 +45,19 @@ for h in "${harnesses[@]}"; do
     runs)
         # shellcheck disable=SC2046
         seed "$corpus" tests/fuzz/runs-seeds/* $(find tests/fuzz/regress/runs -type f 2>/dev/null | sort) ;;
+    labs)
+        # shellcheck disable=SC2046
+        seed "$corpus" tests/fuzz/labs-seeds/* $(find tests/fuzz/regress/labs -type f 2>/dev/null | sort) ;;
     esac
-    dict=tests/fuzz/qz.dict
-    [ "$h" = runs ] && dict=tests/fuzz/runs.dict
+    opts=(-dict=tests/fuzz/qz.dict -max_len=65536)
+    [ "$h" = runs ] && opts=(-dict=tests/fuzz/runs.dict -max_len=65536)
+    # A lab input is a few bytes of choices: no words to suggest, and short.
+    [ "$h" = labs ] && opts=(-max_len=64)
     mkdir -p "$dir/artifacts"
     log=$dir/$h.log
     echo "fuzz: $h for ${secs}s, corpus $corpus ($(find "$corpus" -type f | wc -l) inputs), log $log"
     # One worker: the machines this runs on are small and shared.
-    "$bin" "$corpus" -dict="$dict" -max_total_time="$secs" -max_len=65536 \
+    "$bin" "$corpus" "${opts[@]}" -max_total_time="$secs" \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$dir/artifacts/$h-" >"$log" 2>&1
     rc=$?
@@ -62,7 +67,7 @@ for h in "${harnesses[@]}"; do
     if [ $rc -ne 0 ]; then
         status=1
         echo "fuzz: $h FAILED (exit $rc); the report:"
-        grep -nE 'ERROR: |SUMMARY: |Test unit written to|fuzz_quizc: |fuzz_manifest: |fuzz_runs: ' "$log" | head -20
+        grep -nE 'ERROR: |SUMMARY: |Test unit written to|fuzz_quizc: |fuzz_manifest: |fuzz_runs: |fuzz_labs: ' "$log" | head -20
         echo "    reproduce: $bin <the file named above>   (FUZZ_VERBOSE=1 shows the diagnostics)"
         echo "    then copy it into tests/fuzz/regress/$h/ so it stays a test"
         tail -n 60 "$log"
