@@ -265,6 +265,18 @@ static int activations_run(struct lab_ctx *c)
     return rc;
 }
 
+/* Values each in range that cannot split (a usage error): every stage needs a layer. */
+static const char *activations_invalid(const struct lab_params *p)
+{
+    static char why[160];
+    struct activations_params P = activations_params_read(p);
+    if (P.layers >= P.stages)
+        return NULL;
+    snprintf(why, sizeof why, "--layers %ld is fewer than --stages %ld: every stage needs a layer; "
+             "allowed: layers >= stages", P.layers, P.stages);
+    return why;
+}
+
 /*
  * Memory a run needs, every stage together, from above: each stage's weights
  * and gradients, the activations it keeps for every micro-batch and layer,
@@ -285,6 +297,7 @@ const struct lab_impl lab_activations = {
     .name = "activations",
     .ranks = activations_ranks,
     .run = activations_run,
+    .invalid = activations_invalid,
     .bytes = activations_bytes,
     .limits = &lab_activations_limits,
 };

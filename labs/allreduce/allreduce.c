@@ -124,6 +124,27 @@ static int allreduce_run(struct lab_ctx *c)
 }
 
 /*
+ * Sizes each in range that make no sweep (a usage error, not a run that
+ * passes having measured nothing): the sweep goes from minbytes up to
+ * maxbytes, and times whole elements.
+ */
+static const char *allreduce_invalid(const struct lab_params *p)
+{
+    static char why[256];
+    struct allreduce_params P = allreduce_params_read(p);
+    long e = strcmp(P.dtype, "fp64") == 0 ? 8 : 4;
+    if (P.minbytes > P.maxbytes)
+        snprintf(why, sizeof why, "--minbytes %ld is more than --maxbytes %ld: the sweep would time nothing; "
+                 "allowed: minbytes <= maxbytes", P.minbytes, P.maxbytes);
+    else if (P.maxbytes < e)
+        snprintf(why, sizeof why, "--maxbytes %ld is less than one %s element (%ld bytes): the sweep would time "
+                 "nothing; allowed: maxbytes >= %ld", P.maxbytes, P.dtype, e, e);
+    else
+        return NULL;
+    return why;
+}
+
+/*
  * Memory a run needs, every rank together, from above: each rank's buffer and
  * its host copy at the largest size, the communicator's staging of as much
  * again, and the per-size figures each rank keeps for every rank.
@@ -140,6 +161,7 @@ const struct lab_impl lab_allreduce = {
     .name = "allreduce",
     .ranks = allreduce_ranks,
     .run = allreduce_run,
+    .invalid = allreduce_invalid,
     .bytes = allreduce_bytes,
     .limits = &lab_allreduce_limits,
 };

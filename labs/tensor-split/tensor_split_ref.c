@@ -104,18 +104,22 @@ int ts_unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, double *c
     enum dtype t = cfg->dtype;
     size_t es = dtype_size(t);
     uint64_t before = d->usage.current;
-    void *X = dev_alloc(d, (size_t)m * (size_t)(cfg->mode == TS_ROW ? f : h) * es, "unsplit");
-    void *A = cfg->mode != TS_ROW ? dev_alloc(d, (size_t)h * (size_t)f * es, "unsplit") : NULL;
-    void *B = cfg->mode != TS_COLUMN ? dev_alloc(d, (size_t)f * (size_t)h * es, "unsplit") : NULL;
-    void *Z = cfg->mode == TS_MLP ? dev_alloc(d, (size_t)m * (size_t)f * es, "unsplit") : NULL;
-    void *Y = dev_alloc(d, (size_t)m * (size_t)(cfg->mode == TS_COLUMN ? f : h) * es, "unsplit");
+    /* Elements of each buffer: the first touch below fills each whole, never more. */
+    size_t nx = (size_t)m * (size_t)(cfg->mode == TS_ROW ? f : h), nw = (size_t)h * (size_t)f,
+           nz = (size_t)m * (size_t)f, ny = (size_t)m * (size_t)(cfg->mode == TS_COLUMN ? f : h);
+    void *X = dev_alloc(d, nx * es, "unsplit");
+    void *A = cfg->mode != TS_ROW ? dev_alloc(d, nw * es, "unsplit") : NULL;
+    void *B = cfg->mode != TS_COLUMN ? dev_alloc(d, nw * es, "unsplit") : NULL;
+    void *Z = cfg->mode == TS_MLP ? dev_alloc(d, nz * es, "unsplit") : NULL;
+    void *Y = dev_alloc(d, ny * es, "unsplit");
     *bytes = (double)(d->usage.current - before);
     int rc = X && Y && (A || cfg->mode == TS_ROW) && (B || cfg->mode == TS_COLUMN) &&
              (Z || cfg->mode != TS_MLP) ? 0 : -1;
     void *bufs[] = { X, A, B, Z, Y };
+    const size_t counts[] = { nx, nw, nw, nz, ny };
     for (size_t i = 0; rc == 0 && i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i])
-            rc = dev_fill(d, t, bufs[i], (size_t)m, 0.5);   /* first touch, outside the timing */
+            rc = dev_fill(d, t, bufs[i], counts[i], 0.5);   /* first touch, outside the timing */
     /* Warm once, then time. */
     for (int pass = 0; pass < 2 && rc == 0; pass++) {
         double t0 = dev_clock(d);
