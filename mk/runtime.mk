@@ -12,7 +12,7 @@ RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_
                      runtime/nsim.c runtime/comm_nsim.c runtime/place.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
-                runtime/report_svg.c runtime/run.c runtime/lablimits.c
+                runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c
 RUNTIME_CORE_OBJS := $(call obj,$(RUNTIME_CORE_SRCS))
 RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
 # The allocation helpers of libqz, linked alone into tests that need no parser.

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "inert.h"
 #include "lablimits.h"
 #include "qz.h"
 #include "run.h"
@@ -121,8 +122,9 @@ static int list_labs(const struct qz_labpath *lp, const char *lang)
             struct ast_labdef *def = !dup && is_lab_dir(path) ? qz_load_lab(d, path, NULL) : NULL;
             if (def) {
                 const struct ast_tr *title = qz_lab_text(def->title, lang);
-                printf("%-14s %s%s\n", def->name, title ? title->raw : "",
-                       lab_find(def->name) ? "" : "  (no code built in)");
+                char *t = term_inert(title ? title->raw : NULL);    /* shown, not obeyed */
+                printf("%-14s %s%s\n", def->name, t, lab_find(def->name) ? "" : "  (no code built in)");
+                free(t);
                 VEC_PUSH(seen, xstrdup(names.items[k]));
                 ast_labdef_free(def);
             }

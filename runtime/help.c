@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "labref.h"
 #include "backend.h"
+#include "inert.h"
 #include "params.h"
 
 /* The raw text of t in lang, or "" (a help or description the manifest leaves out). */
@@ -20,9 +21,15 @@ void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out)
 {
     const struct ast_tr *title = qz_lab_text(def->title, lang);
     const struct ast_tr *summary = qz_lab_text(def->summary, lang);
-    fprintf(out, "labrun %s%s%s\n", def->name, title ? " - " : "", title ? title->raw : "");
-    if (summary)
-        fprintf(out, "\n%s\n", summary->raw);
+    /* The manifest's words may come from a folder on disk: their control characters are shown, not obeyed. */
+    char *t = term_inert(title ? title->raw : NULL);
+    fprintf(out, "labrun %s%s%s\n", def->name, title ? " - " : "", t);
+    free(t);
+    if (summary) {
+        char *sm = term_inert(summary->raw);
+        fprintf(out, "\n%s\n", sm);
+        free(sm);
+    }
     fprintf(out, "\nusage: labrun %s [--PARAM VALUE]... [--backend %s] [--json FILE|-] "
             "[--trace FILE] [--svg FILE]\n", def->name, backend_names());
     fprintf(out, "\nparameters:\n");
@@ -30,13 +37,17 @@ void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out)
         const struct ast_param *d = &def->params.items[i];
         struct lab_pvalue v = { .decl = d, .num = d->def.num, .boolean = d->def.boolean,
                                 .str = d->def.str };
-        char *dflt = lab_pvalue_text(&v), *allowed = lab_param_allowed(d);
+        char *dflt_raw = lab_pvalue_text(&v), *allowed_raw = lab_param_allowed(d);
+        char *dflt = term_inert(dflt_raw), *allowed = term_inert(allowed_raw), *help = term_inert(raw_in(d->help, lang));
+        free(dflt_raw);
+        free(allowed_raw);
         char head[128];
         if (d->alias)
             snprintf(head, sizeof head, "-%s, --%s %s", d->alias, d->name, allowed);
         else
             snprintf(head, sizeof head, "--%s %s", d->name, allowed);
-        fprintf(out, "  %-34s %s (default %s)\n", head, raw_in(d->help, lang), dflt);
+        fprintf(out, "  %-34s %s (default %s)\n", head, help, dflt);
+        free(help);
         free(dflt);
         free(allowed);
     }
@@ -44,8 +55,10 @@ void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out)
         fprintf(out, "\nmetrics:\n");
         for (size_t i = 0; i < def->metrics.n; i++) {
             const struct ast_metric *m = &def->metrics.items[i];
-            fprintf(out, "  %-34s %s%s%s%s\n", m->name, raw_in(m->help, lang),
-                    m->unit ? " [" : "", m->unit ? m->unit : "", m->unit ? "]" : "");
+            char *help = term_inert(raw_in(m->help, lang)), *unit = term_inert(m->unit);
+            fprintf(out, "  %-34s %s%s%s%s\n", m->name, help, m->unit ? " [" : "", unit, m->unit ? "]" : "");
+            free(help);
+            free(unit);
         }
     }
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inert.h"
 #include "fault.h"
 #include "labref.h"
 #include "report_impl.h"
@@ -341,7 +342,10 @@ void report_fmt_value(char *buf, size_t n, double v)
 void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
 {
     const struct ast_tr *title = qz_lab_text(r->def->title, lang);
-    fprintf(out, "lab %s%s%s\n", r->def->name, title ? ": " : "", title ? title->raw : "");
+    /* The manifest's words and the values given: control characters shown, not obeyed. */
+    char *t = term_inert(title ? title->raw : NULL);
+    fprintf(out, "lab %s%s%s\n", r->def->name, title ? ": " : "", t);
+    free(t);
     fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
             r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
             r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
@@ -350,8 +354,9 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
     if (r->params && r->params->n) {
         fputs("params:", out);
         for (size_t i = 0; i < r->params->n; i++) {
-            char *v = lab_pvalue_text(&r->params->v[i]);
+            char *raw = lab_pvalue_text(&r->params->v[i]), *v = term_inert(raw);
             fprintf(out, " %s=%s", r->params->v[i].decl->name, v);
+            free(raw);
             free(v);
         }
         fputc('\n', out);
@@ -369,8 +374,9 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
             const struct ast_tr *help = decl ? qz_lab_text(decl->help, lang) : NULL;
             char val[40];
             report_fmt_value(val, sizeof val, m->value);
-            fprintf(out, "  %-24s %14s  %-9s %s\n", m->name, val, lab_basis_name(m->basis),
-                    help && help->raw ? help->raw : "");
+            char *h = term_inert(help ? help->raw : NULL);
+            fprintf(out, "  %-24s %14s  %-9s %s\n", m->name, val, lab_basis_name(m->basis), h);
+            free(h);
         }
     }
     if (r->checks.n) {
