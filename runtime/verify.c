@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -36,9 +38,11 @@ struct group {
     const struct ast_labdef *def;   /* borrowed from the lab cache */
     struct lab_params *params;      /* owned */
     char *key;                      /* lab folder and every parameter's value; owned */
+    const struct ast_labref *ref;   /* the first lab line that asks for this run; borrowed */
     pid_t pid;
     FILE *tmp;                      /* where the child writes its results */
     double t0, seconds;
+    bool timed_out;                 /* stopped after --timeout seconds */
     char *error;                    /* why the run gave no figures; owned, or NULL */
     int checks, failed;             /* the lab's own checks */
     VEC(char *) names;              /* metrics reported; owned */
@@ -160,7 +164,8 @@ static struct lab_params *make_params(const struct labinfo *li, const struct ast
 }
 
 /* The run for these values, made once. */
-static int group_for(struct verify *v, const struct labinfo *li, struct lab_params *p)
+static int group_for(struct verify *v, const struct labinfo *li, const struct ast_labref *ref,
+                     struct lab_params *p)
 {
     size_t cap = strlen(li->def->dir) + 2, len = 0;
     char *key = xmalloc(cap);
@@ -181,7 +186,7 @@ static int group_for(struct verify *v, const struct labinfo *li, struct lab_para
             lab_params_free(p);
             return (int)g;
         }
-    struct group g = { .impl = li->impl, .def = li->def, .params = p, .key = key, .pid = -1 };
+    struct group g = { .impl = li->impl, .def = li->def, .params = p, .key = key, .ref = ref, .pid = -1 };
     VEC_PUSH(v->groups, g);
     return (int)v->groups.n - 1;
 }
@@ -212,7 +217,7 @@ static void collect(struct verify *v, const struct qz_course *c)
                 cl.error = referr ? xstrdup(referr) : expect_error(li, q, ref, cl.e);
                 if (!cl.error) {
                     if (g < 0) {
-                        g = group_for(v, li, p);
+                        g = group_for(v, li, ref, p);
                         p = NULL;   /* kept by (or freed into) the group */
                     }
                     cl.group = g;
@@ -267,9 +272,13 @@ static int start(struct verify *v, struct group *g, const struct backend *b)
 }
 
 /* In the parent, once the child is gone: read what it wrote. */
-static void finish(struct group *g, int status)
+static void finish(const struct verify *v, struct group *g, int status)
 {
     g->seconds = timer_wall() - g->t0;
+    if (g->timed_out) {
+        g->error = xasprintf("the lab run took longer than --timeout %g s and was stopped", v->o->timeout);
+        return;
+    }
     if (WIFSIGNALED(status)) {
         g->error = xasprintf("the lab run ended by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
         return;
@@ -295,6 +304,35 @@ static void finish(struct group *g, int status)
         g->error = xstrdup("the lab could not run (its messages are above)");
 }
 
+static char *args_text(const struct ast_labref *ref);
+
+/* "quiz.qz:21:9: lab allreduce (ranks = 2)": where the quiz asks for g's run; a new string. */
+static char *group_where(const struct group *g)
+{
+    struct src_pos p = loc_start(&g->ref->loc);
+    const struct source *src = loc_src(&g->ref->loc);
+    char *args = args_text(g->ref);
+    char *s = xasprintf("%s:%d:%d: lab %s (%s)", src ? src->path : "?", p.line, p.col, g->ref->name, args);
+    free(args);
+    return s;
+}
+
+/* Stop every run past its --timeout; finish() reports it when the child is reaped. */
+static void stop_overdue(struct verify *v)
+{
+    double now = timer_wall();
+    for (size_t i = 0; i < v->groups.n; i++) {
+        struct group *g = &v->groups.items[i];
+        if (v->o->timeout <= 0 || g->pid <= 0 || g->timed_out || now - g->t0 <= v->o->timeout)
+            continue;
+        g->timed_out = true;
+        kill(g->pid, SIGKILL);
+        char *where = group_where(g);
+        fprintf(v->err, "labrun: error: %s: ran longer than --timeout %g s; stopped\n", where, v->o->timeout);
+        free(where);
+    }
+}
+
 static void run_groups(struct verify *v, const struct backend *b, int jobs)
 {
     size_t next = 0, running = 0;
@@ -307,7 +345,14 @@ static void run_groups(struct verify *v, const struct backend *b, int jobs)
         if (running == 0)
             continue;
         int status;
-        pid_t pid = waitpid(-1, &status, 0);
+        /* Polled, so a run past --timeout is stopped while the others go on. */
+        pid_t pid = waitpid(-1, &status, WNOHANG);
+        if (pid == 0) {
+            stop_overdue(v);
+            struct timespec nap = { 0, 20 * 1000 * 1000 };
+            nanosleep(&nap, NULL);
+            continue;
+        }
         if (pid < 0) {
             if (errno == EINTR)
                 continue;
@@ -315,7 +360,7 @@ static void run_groups(struct verify *v, const struct backend *b, int jobs)
         }
         for (size_t i = 0; i < v->groups.n; i++)
             if (v->groups.items[i].pid == pid) {
-                finish(&v->groups.items[i], status);
+                finish(v, &v->groups.items[i], status);
                 v->groups.items[i].pid = -1;
                 running--;
             }

@@ -23,7 +23,15 @@ struct verify_opts {
     FILE *out;                  /* the table and summary (NULL: stdout) */
     FILE *err;                  /* diagnostics (NULL: stderr) */
     const char *record;         /* --record RUNS.json: every lab run written down (NULL: none) */
+    double timeout;             /* --timeout: seconds one lab run may take before it is stopped (0: no limit) */
 };
+
+/*
+ * --timeout's default, seconds per lab run: far above what any claim of the
+ * shipped quizzes needs on a busy two-core machine, so only a run that hangs
+ * or was asked for far too much work meets it.
+ */
+#define VERIFY_TIMEOUT_DEFAULT 600
 
 /* Run every claim of the quiz at path.  0 when all pass, 1 when one fails or the quiz has errors, 2 on usage errors. */
 int verify_quiz(const struct verify_opts *o, const char *path);
@@ -41,7 +49,7 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
 /* A figure as the table shows it: 4, 0.2727, 1.2e-07. */
 void verify_fmt_num(char *buf, size_t n, double x);
 
-/* The command line: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME] [--record RUNS.json]. */
+/* The command line: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME] [--record RUNS.json] [--timeout S]. */
 int verify_main(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME] [--record RUNS.json]\n"
+               "                              [--timeout SECONDS]\n"
                "Runs every `lab ... expect ...` claim of the quiz and prints a table:\n"
                "question | lab | params | metric | expected | measured | result.\n"
                "  -L DIR          look for labs in DIR first (then labs/ beside the quiz, then ./labs)\n"
@@ -18,13 +19,27 @@ static void usage(FILE *f)
                "  --backend NAME  where ranks run (%s)\n"
                "  --record FILE   write every lab run (figures, checks, notes, timeline, machine,\n"
                "                  date) to FILE, for quizc --runs ('-': standard output)\n"
+               "  --timeout S     stop a lab run that takes longer than S seconds and fail its\n"
+               "                  claims, naming its lab line (default %d)\n"
                "Exit status: 0 every claim passed, 1 a claim failed or the quiz has errors, 2 usage.\n",
-            backend_names());
+            backend_names(), VERIFY_TIMEOUT_DEFAULT);
+}
+
+/* --timeout's value: seconds > 0; -1 after saying why not. */
+static double parse_timeout(const char *v)
+{
+    char *end;
+    double t = strtod(v, &end);
+    if (end == v || *end || !(t > 0) || t > 1e7) {
+        fprintf(stderr, "labrun: error: --timeout: '%s' is not a number of seconds > 0\n", v);
+        return -1;
+    }
+    return t;
 }
 
 int verify_main(int argc, char **argv)
 {
-    struct verify_opts o = { 0 };
+    struct verify_opts o = { .timeout = VERIFY_TIMEOUT_DEFAULT };
     const char *quiz = NULL;
     int rc = 2;
     for (int i = 1; i < argc; i++) {
@@ -58,6 +73,13 @@ int verify_main(int argc, char **argv)
             i++;
         } else if (strncmp(a, "--record=", 9) == 0 && a[9]) {
             o.record = a + 9;
+        } else if (strcmp(a, "--timeout") == 0 && val) {
+            if ((o.timeout = parse_timeout(val)) < 0)
+                goto done;
+            i++;
+        } else if (strncmp(a, "--timeout=", 10) == 0) {
+            if ((o.timeout = parse_timeout(a + 10)) < 0)
+                goto done;
         } else if (strncmp(a, "--backend=", 10) == 0) {
             o.backend = a + 10;
         } else if (a[0] == '-' && a[1]) {
