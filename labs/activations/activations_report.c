@@ -4,7 +4,9 @@
  * and what was sent, and the checks against the communicator's counters and
  * the reference.
  */
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "activations.h"
@@ -86,9 +88,18 @@ void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, 
     lab_check(c, "bytes per step match 2(p-1) m tokens hidden bytes", fwd + bwd == expect,
               "recorded %.0f, formula 2 x %ld x %ld x %ld x %ld x %zu = %.0f",
               fwd + bwd, s->p - 1, s->m, s->n, s->h, s->e, expect);
-    lab_check(c, "weight gradients equal the unsplit computation", s->failed == false && rel <= tol,
-              "max |dW - reference| / max |reference| = %.3g (tolerance %.0e, reference in double precision)",
-              rel, tol);
+    /*
+     * Below `tiny` the dtype holds a number with less than its full precision
+     * (subnormal), then none: a deep, narrow stack (hidden 1, 64 layers)
+     * shrinks its gradients there, and fp32 rounds them to 0 however right
+     * the split is.  An error that small is underflow, not a wrong gradient.
+     */
+    double tiny = s->t == DTYPE_F32 ? FLT_MIN / FLT_EPSILON : DBL_MIN / DBL_EPSILON;
+    bool grads_ok = rel <= tol || err <= tiny;
+    lab_check(c, "weight gradients equal the unsplit computation", s->failed == false && grads_ok,
+              "max |dW - reference| / max |reference| = %.3g (tolerance %.0e, or |dW - reference| <= %.3g, "
+              "where %s underflows; reference in double precision)", rel, tol, tiny,
+              s->t == DTYPE_F32 ? "fp32" : "fp64");
     lab_note(c, "Each of the %ld layers is a %ld x %ld GEMM then GeLU; %ld micro-batches of %ld tokens; "
              "GPipe order (all forwards, then all backwards).", L, s->h, s->h, s->m, s->n);
     lab_note(c, "Weights (%.0f bytes) stay on their stage; one step moved %.0f bytes between stages "
