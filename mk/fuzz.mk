@@ -129,9 +129,10 @@ $(BUILD)/fuzz_quizc: $(FUZZ_QUIZC_DEPS)
 $(BUILD)/fuzz_manifest: $(FUZZ_MANIFEST_DEPS)
 	$(CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(RUNTIME_LIBS) -lm -lpthread
 else
+# LDFLAGS: the build tools it runs (labgen, for the labs fuzz_labs links) carry the sanitizers too.
 fuzz-bins:
 	$(MAKE) BUILD=$(FUZZ_DIR)/build CC=$(FUZZ_CC) FUZZ_INNER=1 SAN= NVCC= MPICC= \
-	    CFLAGS='-O1 -g -fno-omit-frame-pointer $(FUZZ_SAN)' fuzz-bins
+	    CFLAGS='-O1 -g -fno-omit-frame-pointer $(FUZZ_SAN)' LDFLAGS='-fsanitize=address,undefined' fuzz-bins
 endif
 
 fuzz: fuzz-bins
