@@ -32,6 +32,7 @@ endif
 # The link rule is in mk/labs.mk, with the lab objects.
 
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/lablimits,tests/runtime/test_lablimits.c,$(call obj,runtime/lablimits.c runtime/params.c) $(LIBQZ)))
 $(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 # The shared communicator with host hooks (only the tests use them), and the device rings.
 SHARED_TEST_OBJS := $(call obj,runtime/comm_shared_host.c tests/runtime/shared_ranks.c) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
