@@ -31,7 +31,7 @@ struct verify_opts {
  * shipped quizzes needs on a busy two-core machine, so only a run that hangs
  * or was asked for far too much work meets it.
  */
-#define VERIFY_TIMEOUT_DEFAULT 600
+#define VERIFY_TIMEOUT_DEFAULT 300
 
 /* Run every claim of the quiz at path.  0 when all pass, 1 when one fails or the quiz has errors, 2 on usage errors. */
 int verify_quiz(const struct verify_opts *o, const char *path);
