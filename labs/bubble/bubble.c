@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bubble.h"
+#include "params.h"
 #include "util.h"
 
 /* What one rank measured for one operation in one step. */
@@ -437,6 +438,13 @@ static const char *bubble_invalid(const struct lab_params *p)
     static char why[256];
     struct bubble_params P = bubble_params_read(p);
     int k = sched_parse(P.schedule);
+    /* Only interleaved holds chunks; elsewhere a --chunks given would be silently measured as one. */
+    const struct lab_pvalue *chunks = lab_params_get(p, "chunks");
+    if (k >= 0 && k != SCHED_INTERLEAVED && chunks && chunks->given && P.chunks != 1) {
+        snprintf(why, sizeof why, "--chunks %ld applies only to --schedule interleaved (this run: %s, one chunk "
+                 "per stage); allowed: --chunks 1, or --schedule interleaved", P.chunks, P.schedule);
+        return why;
+    }
     const char *bad = k < 0 ? NULL : sched_invalid((enum sched_kind)k, (int)P.stages, (int)P.microbatches,
                                                     (int)P.chunks);
     if (!bad)

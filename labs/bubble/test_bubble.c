@@ -366,7 +366,7 @@ Test(bubble, zb_h1_runs_finish_with_the_unpipelined_gradients_and_exact_counts_o
     for (size_t b = 0; b < 2; b++)
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
             int p = cases[k][0], m = cases[k][1];
-            struct labtest *t = run_new(p, m, "zb-h1", 2, 8, 2, 1, bs[b]);
+            struct labtest *t = run_new(p, m, "zb-h1", 1, 8, 2, 1, bs[b]);
             assert_exact(t, "zb-h1", p, m, 1, 8, 2);
             cr_assert_gt(labtest_metric(t, "weight_grad_ms"), 0, "W passes ran and were timed");
             labtest_free(t);
@@ -400,7 +400,7 @@ Test(bubble, micro_batches_a_schedule_cannot_take_are_a_usage_error_naming_what_
     struct labtest *t = run_new(4, 6, "interleaved", 2, 8, 2, 1, &backend_cpu);
     cr_assert_eq(t->rc, -2, "m = 6 with p = 4 is refused before any rank runs");
     labtest_free(t);
-    t = run_new(4, 3, "zb-h1", 2, 8, 2, 1, &backend_cpu);
+    t = run_new(4, 3, "zb-h1", 1, 8, 2, 1, &backend_cpu);
     cr_assert_eq(t->rc, -2);
     labtest_free(t);
 }
@@ -433,9 +433,20 @@ Test(bubble, the_svg_shades_odd_and_even_chunks_apart_and_draws_zb_h1s_w_passes_
     cr_assert_eq(rects_filled(path, "#9ecae9"), 4 + 1, "light blue: forwards of the even chunk");
     cr_assert_eq(rects_filled(path, "#ffbf79"), 4 + 1, "light orange: backwards of the even chunk");
     labtest_free(t);
-    t = run_new(3, 4, "zb-h1", 2, 8, 2, 1, &backend_cpu);
+    t = run_new(3, 4, "zb-h1", 1, 8, 2, 1, &backend_cpu);
     cr_assert_eq(lab_report_write_svg(t->report, path), 0);
     cr_assert_eq(rects_filled(path, "#e45756"), 3 * 4 + 1, "one W block per stage and micro-batch, and the legend's");
     labtest_free(t);
     unlink(path);
+}
+
+Test(bubble, chunks_given_to_a_schedule_that_holds_one_is_a_usage_error)
+{
+    /* zb-h1 runs one chunk per stage: --chunks 2 would be measured as 1, so it is refused before any rank starts. */
+    struct labtest *t = run_new(2, 2, "zb-h1", 2, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(t->rc, -2, "refused as values that cannot run together");
+    labtest_free(t);
+    t = run_new(2, 2, "zb-h1", 1, 8, 2, 1, &backend_cpu);
+    cr_assert_eq(t->rc, 0, "--chunks 1 says what runs");
+    labtest_free(t);
 }

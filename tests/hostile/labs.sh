@@ -79,6 +79,12 @@ run 2 20 labs/bubble --schedule interleaved --stages 4 --microbatches 6
 has "--microbatches: '6' is not allowed with --stages 4"
 end
 
+begin bubble-chunks-without-interleaving-is-a-usage-error
+run 2 20 labs/bubble --schedule 1f1b --chunks 4
+has "--chunks 4 applies only to --schedule interleaved (this run: 1f1b"
+run 0 60 labs/bubble --schedule 1f1b --chunks 1 --stages 2 --microbatches 2 --hidden 8 --batch 2 --steps 1 -q
+end
+
 begin memory-pp-over-layers-is-a-usage-error
 run 2 20 labs/memory --pp 8 --layers 4
 has "pp must not exceed layers"
