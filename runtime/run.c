@@ -98,18 +98,6 @@ int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struc
         fprintf(stderr, "labrun: error: %s: %s\n", impl->name, bad);
         return -2;
     }
-    if (impl->bytes) {
-        /* Refused before any rank allocates: a run too large ends in this line, not an OOM kill. */
-        double need = impl->bytes(p), have = lab_run_memory();
-        if (!(need <= have)) {
-            char nb[32], hb[32];
-            fmt_bytes(nb, sizeof nb, need);
-            fmt_bytes(hb, sizeof hb, have);
-            fprintf(stderr, "labrun: error: %s: this run needs about %s of memory, more than the %s it may "
-                    "use here; choose smaller sizes\n", impl->name, nb, hb);
-            return -1;
-        }
-    }
     if (b->absent) {
         fprintf(stderr, "labrun: error: backend %s is not built in: %s\n", b->name, b->absent);
         return -2;
@@ -118,6 +106,22 @@ int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struc
     if (b->available && b->available(why, sizeof why) < 0) {
         fprintf(stderr, "labrun: error: backend %s cannot run here: %s\n", b->name, why);
         return -2;
+    }
+    if (impl->bytes) {
+        /* Refused before any rank allocates: a run too large ends in this line, not an OOM kill. */
+        double need = impl->bytes(p), have = lab_run_memory();
+        /* Under a launcher (MPI) each process holds its own ranks' share, maybe on another machine. */
+        int procs = b->launched_ranks ? b->launched_ranks() : 0;
+        if (procs > 1)
+            need /= procs;
+        if (!(need <= have)) {
+            char nb[32], hb[32];
+            fmt_bytes(nb, sizeof nb, need);
+            fmt_bytes(hb, sizeof hb, have);
+            fprintf(stderr, "labrun: error: %s: this run needs about %s of memory, more than the %s it may "
+                    "use here; choose smaller sizes\n", impl->name, nb, hb);
+            return -1;
+        }
     }
     int n = lab_nranks(impl, p);
     if (n < 1) {
