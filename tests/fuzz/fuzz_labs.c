@@ -47,8 +47,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* What a harness run may use: small, so that the budget's refusals are exercised too. */
 #define MEMORY_BUDGET (256.0 * 1024 * 1024)
-/* Units of work (see work()) above which the run is checked but not started. */
-#define WORK_CAP 4e7
+/*
+ * Units of work (see work()) above which the run is checked but not started:
+ * about a second under ASan on a busy two-core machine, well inside
+ * libFuzzer's -timeout=10 per input.
+ */
+#define WORK_CAP 2e7
+/* What one step of a schedule costs beyond its arithmetic (messages, timers, locks), in the same units. */
+#define OP_COST 2e3
 
 struct lab {
     const struct lab_impl *impl;
@@ -145,15 +151,18 @@ static double work(const char *lab, const struct lab_params *p)
     }
     if (strcmp(lab, "activations") == 0) {
         double h = (double)num(p, "hidden");
+        double ops = 2.0 * (double)num(p, "layers") * (double)num(p, "microbatches");
         return 3.0 * (double)num(p, "layers") * (double)num(p, "microbatches") * (double)num(p, "tokens") * h * h *
-               2 + (double)num(p, "stages") * 1e5;
+               2 + ops * OP_COST + (double)num(p, "stages") * 1e5;
     }
     if (strcmp(lab, "bubble") == 0) {
         double h = (double)num(p, "hidden");
         const struct lab_pvalue *s = lab_params_get(p, "schedule");
         double v = s && s->str && strcmp(s->str, "interleaved") == 0 ? (double)num(p, "chunks") : 1;
+        double ops = 3.0 * (2 * (double)num(p, "steps") + 1) * (double)num(p, "microbatches") * v *
+                     (double)num(p, "stages");
         return 3.0 * (2 * (double)num(p, "steps") + 1) * (double)num(p, "microbatches") * v *
-               (double)num(p, "batch") * h * h + (double)num(p, "stages") * 1e5;
+               (double)num(p, "batch") * h * h + ops * OP_COST + (double)num(p, "stages") * 1e5;
     }
     if (strcmp(lab, "tensor-split") == 0)
         return 6.0 * (double)num(p, "tokens") * (double)num(p, "hidden") * (double)num(p, "ffn") +
