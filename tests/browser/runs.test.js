@@ -322,3 +322,77 @@ test('screenshots of a question with its recorded run, in both languages', async
   await (await page.$('#q-b1')).screenshot({ path: path.join(ARTIFACTS, 'recorded-run-en.png') });
   await page.close();
 });
+
+test("a learner's report with odd names or values of the wrong type gets a clear message, never an exception", async () => {
+  const page = await open(`${srv.base}/pkg/runs-never-12/index.html`);
+  page.on('console', (m) => { if (m.type() === 'error' && !/\/favicon\.ico$/.test(m.location().url || '')) page.errors.push(m.text()); });
+  await page.waitForSelector('section.question');
+  await page.click('#lang-en');
+  const ownText = fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8');
+  const own = JSON.parse(ownText);
+  const withOwn = (fn) => { const r = JSON.parse(ownText); fn(r); return JSON.stringify(r); };
+  // Keys spliced in as text: an object literal would make "__proto__" a prototype, not a key.
+  const spliced = (where, keys) => JSON.stringify(own).replace(`"${where}":{`, `"${where}":{${keys},`);
+  const NOT_RUN = 'This JSON is not a labrun report (it has no lab, params and metrics).';
+  const NOTHING = 'There is nothing to check: give the output of labrun --json.';
+  const cases = [
+    ['', NOTHING],
+    [' \n\t', NOTHING],
+    ['{"lab": "bubble", ', /^This is not JSON: give the output of labrun --json\.$/],
+    ['[' .repeat(200000), /^This is not JSON/],
+    ['[1, 2]', NOT_RUN],
+    [`[${ownText}]`, NOT_RUN],
+    ['null', NOT_RUN],
+    ['"bubble"', NOT_RUN],
+    ['1e400', NOT_RUN],
+    ['{"__proto__": {"lab": "bubble", "params": {}, "metrics": {}}}', NOT_RUN],
+    [withOwn((r) => { r.params = []; }), NOT_RUN],
+    [withOwn((r) => { r.metrics = null; }), NOT_RUN],
+    [withOwn((r) => { r.lab = 42; }), NOT_RUN],
+    [withOwn((r) => { r.lab = '__proto__'; }), 'This run is labs/__proto__; the question asks for labs/bubble.'],
+    [spliced('metrics', '"__proto__":1,"constructor":{"x":1},"toString":"x","hasOwnProperty":[]'), /^Your run bears out 2 of 2 claims\./],
+    [spliced('params', '"__proto__":{"stages":2},"constructor":1'), /^Your run bears out 2 of 2 claims\./],
+    [spliced('', '"__proto__":{"lab":"x"},"constructor":null,"toString":1').replace('"":{', ''), /^Your run bears out 2 of 2 claims\./],
+    [withOwn((r) => { r.params.stages = '4'; }), 'This run is labs/bubble with stages="4"; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = ' 4garbage'; }), 'This run is labs/bubble with stages=" 4garbage"; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = { toString: 1, valueOf: 2 }; }),
+      'This run is labs/bubble with stages={"toString":1,"valueOf":2}; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = [4]; }), 'This run is labs/bubble with stages=[4]; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = null; }), 'This run is labs/bubble with stages=null; the question asks for stages=4.'],
+    [withOwn((r) => { delete r.params.stages; }), 'This run is labs/bubble with stages=?; the question asks for stages=4.'],
+    [JSON.stringify(own).replace('"stages":4', '"stages":4e400'), 'This run is labs/bubble with stages=Infinity; the question asks for stages=4.'],
+    [JSON.stringify(own).replace('"stages":4', '"stages":' + '['.repeat(20000) + ']'.repeat(20000)), /^This run is labs\/bubble with stages=\[\[\[/],
+    [withOwn((r) => { r.params.schedule = 7; }), 'This run is labs/bubble with schedule=7; the question asks for schedule=gpipe.'],
+    [withOwn((r) => { r.metrics.bubble_formula = '0.2727'; r.metrics.bubble_fraction = 'NaN'; }),
+      /^Your run bears out 0 of 2 claims\..*= - \(modelled\).*\(the report gives "0\.2727", not a number\).*\(the report gives "NaN", not a number\)/],
+    [withOwn((r) => { r.metrics.bubble_formula = { value: 0.27 }; r.metrics.bubble_fraction = [0.27]; }),
+      /^Your run bears out 0 of 2 claims\..*\(the report gives \{"value":0\.27\}, not a number\).*\(the report gives \[0\.27\], not a number\)/],
+    [JSON.stringify(own).replace(/"bubble_formula":[^,]*/, '"bubble_formula":1e400'), /^Your run bears out 1 of 2 claims\..*FAIL bubble_formula .*= - /],
+    [withOwn((r) => { r.metrics.bubble_formula = null; }), /^Your run bears out 1 of 2 claims\./],
+    [withOwn((r) => { r.basis.bubble_formula = 'constructor'; r.basis.bubble_fraction = ['x']; }),
+      /^Your run bears out 2 of 2 claims\..*= 0\.2727 \(constructor\).*bubble_fraction .*= 0\.2727 —/],
+    [withOwn((r) => { r.basis = 'measured'; r.checks = 'all passed'; }), /^Your run bears out 2 of 2 claims\./],
+    [withOwn((r) => { r.checks = [{ name: 'x', pass: 'true' }, null, 3]; }), /^Your run bears out 0 of 2 claims\..*1 of the lab's own checks failed/],
+  ];
+  for (const [text, want] of cases) {
+    const out = await paste(page, text);
+    const what = text.length > 200 ? text.slice(0, 200) + '…' : text;
+    if (typeof want === 'string') assert.equal(out, want, what);
+    else assert.match(out, want, what);
+    assert.deepEqual(page.errors, [], what);
+  }
+  // In the learner's language, and from a file: an empty file, a file that is not JSON.
+  await page.click('#lang-id');
+  const empty = path.join(tmp, 'empty.json'), junk = path.join(tmp, 'junk.json');
+  fs.writeFileSync(empty, '');
+  fs.writeFileSync(junk, '\u0000\u00ff binary');
+  const input = await page.$('#q-b1-lab0-own-file');
+  await input.uploadFile(empty);
+  await page.waitForFunction(() => /kosong|Tidak ada/.test(document.getElementById('q-b1-lab0-own-result').textContent));
+  assert.equal(await page.$eval('#q-b1-lab0-own-result', (e) => e.textContent),
+    'Tidak ada yang bisa diperiksa: berikan keluaran labrun --json.');
+  await input.uploadFile(junk);
+  await page.waitForFunction(() => /bukan JSON/.test(document.getElementById('q-b1-lab0-own-result').textContent));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
