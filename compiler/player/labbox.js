@@ -178,7 +178,7 @@
       h.t('ownSummary', { ok: ok, n: res.results.length })));
     var ul = h.el('ul', 'claims');
     res.results.forEach(function (r) {
-      var basis = typeof own(run.basis, r.x.metric) === 'string' ? run.basis[r.x.metric] : null;
+      var basis = !r.missing && typeof own(run.basis, r.x.metric) === 'string' ? run.basis[r.x.metric] : null;
       var note = r.missing ? h.t('notReported') : r.notNumber ? h.t('notNumber', { v: shown(r.measured, true) }) : '';
       ul.appendChild(claimRow(h, r.x, r.measured, basis, r.pass, note));
     });

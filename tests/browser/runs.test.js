@@ -396,3 +396,69 @@ test("a learner's report with odd names or values of the wrong type gets a clear
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a recorded run and a report whose metrics and parameters are named __proto__, constructor, toString', async () => {
+  // A lab of those names, in a folder of this test's own.
+  const labs = path.join(tmp, 'labs');
+  fs.mkdirSync(path.join(labs, 'names'), { recursive: true });
+  fs.writeFileSync(path.join(labs, 'names', 'lab.qz'), `lab names {
+    title "Names"
+    param __proto__ = 2 in 1..8 "a parameter named __proto__"
+    metric constructor "a metric named constructor"
+    metric toString "a metric named toString"
+    metric __proto__ "a metric named __proto__"
+}
+`);
+  const qz = path.join(tmp, 'names.qz');
+  fs.writeFileSync(qz, `quiz n {
+    title "t"
+    feedback immediate
+    single s1 {
+        prompt "p"
+        correct "a"
+        wrong "b"
+        lab names (__proto__ = 3)
+            expect constructor > 0
+            expect toString > 0
+            expect __proto__ > 0
+    }
+}
+`);
+  // Recorded: __proto__ only; constructor and toString were not reported.
+  const runsFile = path.join(tmp, 'names-runs.json');
+  fs.writeFileSync(runsFile, `{"format": "labrun-runs", "version": 1, "runs": [{"lab": "names", "params": {"__proto__": 3},
+    "backend": "cpu", "machine": {"cores": 2}, "date": "2026-12-04T12:00:00Z", "labrun": "0.1.0",
+    "metrics": [{"name": "__proto__", "value": 5, "basis": "measured"}], "checks": []}]}`);
+  const r = quizc('-L', labs, qz, '--runs', runsFile, '--dir', path.join(PKGS, 'runs-names'));
+  assert.equal(r.status, 0, r.stderr);
+  const page = await open(`${srv.base}/pkg/runs-names/index.html`);
+  await page.waitForSelector('section.question');
+  await page.click('#q-s1-a');
+  await page.click('#q-s1-check');
+  await page.waitForSelector('#q-s1-lab0-run');
+  const rows = await page.$$eval('#q-s1-lab0-run li.claim', (es) => es.map((e) => e.textContent));
+  assert.deepEqual(rows, [
+    'FAIL constructor (a metric named constructor) = - \u2014 above 0 (the run did not report it)',
+    'FAIL toString (a metric named toString) = - \u2014 above 0 (the run did not report it)',
+    'PASS __proto__ (a metric named __proto__) = 5 (measured) \u2014 above 0',
+  ]);
+  // The learner's own report, its keys spliced in as text (an object literal would make __proto__ a prototype).
+  const report = '{"lab": "names", "params": {"__proto__": 3}, "metrics": {"__proto__": 5, "constructor": 1},' +
+    ' "basis": {"__proto__": "exact", "toString": "measured"}, "checks": []}';
+  await page.$eval('#q-s1-lab0-own', (e) => { e.open = true; });
+  await page.$eval('#q-s1-lab0-own-paste', (e, t) => { e.value = t; }, report);
+  await page.click('#q-s1-lab0-own-check');
+  const own = await page.$$eval('#q-s1-lab0-own-result p, #q-s1-lab0-own-result li', (es) => es.map((e) => e.textContent));
+  assert.deepEqual(own, [
+    'Your run bears out 2 of 3 claims.',
+    'PASS constructor (a metric named constructor) = 1 \u2014 above 0',
+    'FAIL toString (a metric named toString) = - \u2014 above 0 (the run did not report it)',
+    'PASS __proto__ (a metric named __proto__) = 5 (exact) \u2014 above 0',
+  ]);
+  await page.$eval('#q-s1-lab0-own-paste', (e, t) => { e.value = t; }, report.replace('{"__proto__": 3}', '{"__proto__": "3"}'));
+  await page.click('#q-s1-lab0-own-check');
+  assert.equal(await page.$eval('#q-s1-lab0-own-result', (e) => e.textContent),
+    'This run is labs/names with __proto__="3"; the question asks for __proto__=3.');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
