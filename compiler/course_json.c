@@ -1,6 +1,10 @@
 /*
  * course_json.c — the quiz as the player reads it: one JSON document built
- * with jansson and wrapped as `window.QUIZ_DATA = {...};`.
+ * with jansson and wrapped as `window.QUIZ_DATA = JSON.parse('{...}');`.
+ *
+ * JSON.parse, not an object literal: in a literal, a key "__proto__" (a
+ * language tag the author chose) sets the object's prototype instead of
+ * making an entry, and that translation would vanish from the data.
  *
  * Every TEXT becomes an object with one entry per quiz language, holding the
  * Markdown subset as structure (blocks of spans), never as markup: the player
@@ -383,10 +387,29 @@ int scorm_quiz_data(const struct qz_course *c, const struct emit_opts *o,
         diag_error(d, NULL, "cannot render the player's quiz data as JSON");
         return -1;
     }
-    static const char head[] = "/* The quiz, as the player reads it (written by quizc). */\nwindow.QUIZ_DATA = ";
+    static const char head[] = "/* The quiz, as the player reads it (written by quizc). */\n"
+                               "window.QUIZ_DATA = JSON.parse('";
     membuf_append(out, head, sizeof head - 1);
-    membuf_append(out, s, strlen(s));
-    membuf_append(out, ";\n", 2);
+    /* The JSON as a single-quoted script string: backslash and quote escaped;
+     * U+2028 and U+2029 too, which older engines take for line ends. */
+    const char *run = s, *p = s;
+    for (; *p; p++) {
+        const unsigned char *u = (const unsigned char *)p;
+        bool sep = u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9);
+        if (*p != '\\' && *p != '\'' && !sep)
+            continue;
+        membuf_append(out, run, (size_t)(p - run));
+        if (sep) {
+            membuf_append(out, u[2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+            p += 2;
+            run = p + 1;
+        } else {
+            membuf_append(out, "\\", 1);
+            run = p;
+        }
+    }
+    membuf_append(out, run, (size_t)(p - run));
+    membuf_append(out, "');\n", 4);
     free(s);
     return 0;
 }

@@ -128,10 +128,11 @@ static void read_params(struct reader *r, const char *where, json_t *o, struct q
     char num[FMT_NUMBER_MAX];
     json_object_foreach(ps, key, v) {
         char *val = NULL;
+        enum qz_run_type type = RUN_STRING;
         if (json_is_number(v))
-            val = xstrdup(fmt_number(num, json_number_value(v)));
+            val = xstrdup(fmt_number(num, json_number_value(v))), type = RUN_NUMBER;
         else if (json_is_boolean(v))
-            val = xstrdup(json_is_true(v) ? "true" : "false");
+            val = xstrdup(json_is_true(v) ? "true" : "false"), type = RUN_BOOL;
         else if (json_is_string(v) && json_string_length(v) <= MAX_TEXT && xml_text(json_string_value(v), json_string_length(v)))
             val = xstrdup(json_string_value(v));
         if (!val || strlen(key) > MAX_TEXT || !xml_text(key, strlen(key))) {
@@ -139,7 +140,8 @@ static void read_params(struct reader *r, const char *where, json_t *o, struct q
             fail(r, where, "parameter \"%.64s\" must be a number, true, false or a string of text", key);
             return;
         }
-        struct qz_run_param p = { .name = xstrdup(key), .value = val };
+        struct qz_run_param p = { .name = xstrdup(key), .value = val, .type = type,
+                                  .number = type == RUN_NUMBER ? json_number_value(v) : 0 };
         VEC_PUSH(run->params, p);
     }
 }
@@ -170,6 +172,12 @@ static void read_metrics(struct reader *r, const char *where, json_t *o, struct 
         VEC_PUSH(run->metrics, x);
         if (r->failed)
             return;
+        /* One figure per name: a second would be shown by one output and judged by another. */
+        for (size_t k = 0; k + 1 < run->metrics.n; k++)
+            if (strcmp(run->metrics.items[k].name, x.name) == 0) {
+                fail(r, at, "metric \"%.64s\" is listed twice (first at metrics[%zu])", x.name, k);
+                return;
+            }
     }
 }
 
@@ -375,26 +383,55 @@ void runs_each_param(const struct ast_labref *ref,
 struct match {
     const struct qz_run *run;
     bool same;
+    const struct qz_run_param *mistyped;    /* the first of the run's values of another type than the lab's */
+    const struct ast_param *as;             /* the lab's parameter it was given for */
 };
 
+/* The JSON type a value of p has in labrun's report (runtime/report_json.c writes it so). */
+static enum qz_run_type param_run_type(const struct ast_param *p)
+{
+    switch (p->type) {
+    case PARAM_INT:
+    case PARAM_REAL: return RUN_NUMBER;
+    case PARAM_BOOL: return RUN_BOOL;
+    default:         return RUN_STRING;
+    }
+}
+
+/* Whether the run had value (quizc's canonical text of p's value) for p: the same type and the same value. */
 static void match_param(void *ctx, const struct ast_param *p, const char *value)
 {
     struct match *m = ctx;
-    const char *got = NULL;
+    const struct qz_run_param *got = NULL;
     for (size_t i = 0; i < m->run->params.n && !got; i++)
         if (strcmp(m->run->params.items[i].name, p->name) == 0)
-            got = m->run->params.items[i].value;
-    if (!got)
+            got = &m->run->params.items[i];
+    if (!got) {
         m->same = false;
-    else if (p->type == PARAM_INT || p->type == PARAM_REAL)
-        m->same &= strtod(got, NULL) == strtod(value, NULL);
-    else
-        m->same &= strcmp(got, value) == 0;
+        return;
+    }
+    if (got->type != param_run_type(p)) {
+        m->same = false;
+        if (!m->mistyped)
+            m->mistyped = got, m->as = p;
+        return;
+    }
+    if (got->type == RUN_NUMBER) {
+        /* value is quizc's own shortest text of a number: all of it is the number. */
+        char *end;
+        double want = strtod(value, &end);
+        m->same &= *end == '\0' && got->number == want;
+    } else
+        m->same &= strcmp(got->value, value) == 0;
 }
 
-static const struct qz_run *find_run(const struct qz_runs *rs, const struct ast_labref *ref)
+static const char *const run_type_names[] = { [RUN_NUMBER] = "a number", [RUN_BOOL] = "true or false",
+                                              [RUN_STRING] = "a string" };
+
+static const struct qz_run *find_run(struct diag *d, const struct qz_runs *rs, const struct ast_labref *ref)
 {
     const char *lab = ref->def->name ? ref->def->name : ref->name;
+    struct match odd = { 0 };
     for (size_t i = 0; i < rs->runs.n; i++) {
         struct match m = { .run = &rs->runs.items[i], .same = true };
         if (strcmp(m.run->lab, lab) != 0)
@@ -402,7 +439,14 @@ static const struct qz_run *find_run(const struct qz_runs *rs, const struct ast_
         runs_each_param(ref, match_param, &m);
         if (m.same)
             return m.run;
+        if (m.mistyped && !odd.mistyped)
+            odd = m;
     }
+    /* Not silently: a value of the wrong type is a runs file written by something other than labrun. */
+    if (odd.mistyped)
+        diag_warning(d, &ref->loc, "a run of lab '%s' in %s is not used: its parameter '%s' is %s (\"%.64s\"), "
+                     "where the lab takes %s", ref->name, rs->path, odd.as->name,
+                     run_type_names[odd.mistyped->type], odd.mistyped->value, run_type_names[param_run_type(odd.as)]);
     return NULL;
 }
 
@@ -415,7 +459,7 @@ void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c)
         struct ast_question *q = c->questions.items[i];
         for (size_t k = 0; k < q->extra->labs.n; k++) {
             struct ast_labref *ref = &q->extra->labs.items[k];
-            if (!ref->def || !(ref->run = find_run(rs, ref)))
+            if (!ref->def || !(ref->run = find_run(d, rs, ref)))
                 continue;
             size_t h = 0;
             while (h < defs.n && defs.items[h] != ref->def)

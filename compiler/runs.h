@@ -19,9 +19,14 @@
 #define RUNS_MAX_BYTES (8u << 20)   /* a runs file larger than this is refused unread */
 #define RUNS_MAX_SVG (2u << 20)     /* one timeline */
 
+/* The JSON type of a run's parameter: a run matches a lab line only with the lab's own type. */
+enum qz_run_type { RUN_NUMBER, RUN_BOOL, RUN_STRING };
+
 /* A parameter as the run had it: its canonical text (numbers in shortest form). */
 struct qz_run_param {
     char *name, *value;     /* owned */
+    enum qz_run_type type;
+    double number;          /* RUN_NUMBER: the value itself, compared by value */
 };
 
 struct qz_run_metric {
@@ -64,9 +69,14 @@ void runs_free(struct qz_runs *rs);
 /*
  * Point each lab reference of c (resolved: ref->def set) at the run of rs
  * recorded with its lab and every parameter's value (the lab's defaults
- * filling those the quiz leaves out).  A run recorded with another version
- * of the lab (its fingerprint differs) is still attached, with a warning
- * at the reference.  rs must outlive c's use of the runs.
+ * filling those the quiz leaves out).  Values are equal only as values of
+ * the parameter's type: a number equals a JSON number of the same value
+ * (the string " 4garbage" is not 4), a flag a JSON true or false, a choice
+ * or a text the same string.  A run of the lab whose value has another
+ * type is not used, with a warning at the reference when no run is.  A
+ * run recorded with another version of the lab (its fingerprint differs)
+ * is still attached, with a warning at the reference.  rs must outlive c's
+ * use of the runs.
  */
 void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c);
 

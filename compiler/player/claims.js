@@ -43,6 +43,11 @@
     return false;
   }
 
+  /* A JSON object: not null, not a list. */
+  function isTable(v) {
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  }
+
   /* A learner's file larger than this is not read (a labrun report is a few kilobytes). */
   var MAX_RUN_BYTES = 4 * 1024 * 1024;
 
@@ -54,12 +59,11 @@
     if (typeof text !== 'string' || text.length > MAX_RUN_BYTES) return { error: 'tooLarge' };
     var j;
     try { j = JSON.parse(text); } catch (e) { return { error: 'notJson' }; }
-    if (!j || typeof j !== 'object' || typeof j.lab !== 'string' || !j.metrics || typeof j.metrics !== 'object' ||
-        !j.params || typeof j.params !== 'object') {
+    if (!isTable(j) || typeof j.lab !== 'string' || !isTable(j.metrics) || !isTable(j.params)) {
       return { error: 'notRun' };
     }
     var checks = Array.isArray(j.checks) ? j.checks.filter(function (c) { return c && typeof c === 'object'; }) : [];
-    var basis = j.basis && typeof j.basis === 'object' ? j.basis : {};
+    var basis = isTable(j.basis) ? j.basis : {};
     return { lab: j.lab, params: j.params, metrics: j.metrics, basis: basis, checks: checks };
   }
 
@@ -73,7 +77,7 @@
    * Check run (from parseRun) against lab (a lab of the quiz data: name,
    * params [[name, value]], expects).  Returns {otherLab} when it is another
    * lab, {differ: [[name, ran, asked]]} when its values differ, else
-   * {results: [{x, measured, pass, missing}], failedChecks: n}.
+   * {results: [{x, measured, pass, missing, notNumber}], failedChecks: n}.
    */
   function checkRun(lab, run) {
     if (run.lab !== lab.name) return { otherLab: true };
@@ -87,8 +91,9 @@
     var results = lab.expects.map(function (x) {
       var has = Object.prototype.hasOwnProperty.call(run.metrics, x.metric);
       var m = has ? run.metrics[x.metric] : undefined;
-      /* As labrun --verify: a run whose own checks failed bears out no claim. */
-      return { x: x, measured: m, missing: !has, pass: has && failedChecks === 0 && holds(x, m) };
+      /* As labrun --verify: a run whose own checks failed bears out no claim.  null is labrun's "no figure". */
+      var notNumber = has && m !== null && typeof m !== 'number';
+      return { x: x, measured: m, missing: !has, notNumber: notNumber, pass: has && failedChecks === 0 && holds(x, m) };
     });
     return { results: results, failedChecks: failedChecks };
   }

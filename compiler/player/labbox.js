@@ -19,6 +19,23 @@
 
   var C = root.QuizClaims;
 
+  /* o's own entry k, or undefined: a name from a run such as "constructor" finds nothing inherited. */
+  function own(o, k) {
+    return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+  }
+
+  /* A value of a learner's report, shown: a number or text as it is (text quoted on request), anything else as JSON, bounded. */
+  function shown(v, quote) {
+    var s;
+    if (typeof v === 'number') s = String(v);
+    else if (typeof v === 'string' && !quote) s = v;
+    else {
+      try { s = JSON.stringify(v); } catch (e) { s = undefined; }
+      if (s === undefined) s = '?';
+    }
+    return s.length > 60 ? s.slice(0, 60) + '\u2026' : s;
+  }
+
   /* A figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346; "-" for none. */
   function fmt(x) {
     if (typeof x !== 'number' || !isFinite(x)) return '-';
@@ -47,7 +64,7 @@
   /* The claim without its metric: "above 0.7", "within 0.03 of the answer". */
   function claimWords(h, x) {
     var target = x.of_answer ? h.t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
-    var op = x.op === 'within' ? h.t('within', { t: x.tolerance }) : (OPS[x.op] ? h.t(OPS[x.op]) : x.op);
+    var op = x.op === 'within' ? h.t('within', { t: x.tolerance }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
     return op + ' ' + target;
   }
 
@@ -80,7 +97,7 @@
     li.appendChild(document.createTextNode(' '));
     li.appendChild(metricWords(h, x));
     li.appendChild(document.createTextNode(' = ' + fmt(measured)));
-    if (basis) li.appendChild(h.el('span', 'basis', ' (' + (BASIS[basis] ? h.t(BASIS[basis]) : basis) + ')'));
+    if (basis) li.appendChild(h.el('span', 'basis', ' (' + (own(BASIS, basis) ? h.t(BASIS[basis]) : basis) + ')'));
     li.appendChild(h.el('span', 'wanted', ' \u2014 ' + claimWords(h, x)));
     if (note) li.appendChild(h.el('span', 'note', ' ' + note));
     return li;
@@ -92,12 +109,12 @@
     sec.id = id;
     var when = String(r.date || '').slice(0, 10);
     sec.appendChild(h.el('p', 'measured-on', h.t('measuredOn', { machine: machineWords(h, r.machine || {}), date: when })));
-    var byName = {};
-    (r.metrics || []).forEach(function (m) { byName[m[0]] = m; });
+    var byName = new Map();
+    (r.metrics || []).forEach(function (m) { if (!byName.has(m[0])) byName.set(m[0], m); });
     var failed = (r.checks || []).filter(function (c) { return !c.pass; }).length;
     var ul = h.el('ul', 'claims');
     lab.expects.forEach(function (x) {
-      var m = byName[x.metric];
+      var m = byName.get(x.metric);
       var pass = !!m && failed === 0 && C.holds(x, m[1]);
       ul.appendChild(claimRow(h, x, m ? m[1] : null, m ? m[2] : null, pass, m ? '' : h.t('notReported')));
     });
@@ -121,15 +138,25 @@
     return sec;
   }
 
-  /* "stages=2, microbatches=8": values as labrun prints them. */
+  /*
+   * "stages=2, microbatches=8": values as labrun prints them.  A run's value
+   * of another type than the question's is quoted as JSON ("4" is not 4).
+   */
   function pairs(list, which) {
-    return list.map(function (d) { return d[0] + '=' + (d[which] === undefined ? '?' : String(d[which])); }).join(', ');
+    return list.map(function (d) {
+      var v = d[which];
+      return d[0] + '=' + (v === undefined ? '?' : shown(v, typeof v !== typeof d[2]));
+    }).join(', ');
   }
 
   /* What the learner's run says about lab, into out. */
   function showOutcome(h, lab, text, out) {
     while (out.firstChild) out.removeChild(out.firstChild);
-    if (!text || !text.trim()) return;
+    if (typeof text !== 'string') return;
+    if (!text.trim()) {
+      out.appendChild(h.el('p', 'fail', h.t('empty')));
+      return;
+    }
     var run = C.parseRun(text);
     if (run.error) {
       out.appendChild(h.el('p', 'fail', h.t(run.error === 'notJson' ? 'notJson' : run.error === 'tooLarge' ? 'tooLarge' : 'notRun')));
@@ -151,8 +178,9 @@
       h.t('ownSummary', { ok: ok, n: res.results.length })));
     var ul = h.el('ul', 'claims');
     res.results.forEach(function (r) {
-      var basis = typeof run.basis[r.x.metric] === 'string' ? run.basis[r.x.metric] : null;
-      ul.appendChild(claimRow(h, r.x, r.measured, basis, r.pass, r.missing ? h.t('notReported') : ''));
+      var basis = !r.missing && typeof own(run.basis, r.x.metric) === 'string' ? run.basis[r.x.metric] : null;
+      var note = r.missing ? h.t('notReported') : r.notNumber ? h.t('notNumber', { v: shown(r.measured, true) }) : '';
+      ul.appendChild(claimRow(h, r.x, r.measured, basis, r.pass, note));
     });
     out.appendChild(ul);
     if (res.failedChecks) out.appendChild(h.el('p', 'fail', h.t('checksFailed', { n: res.failedChecks })));
@@ -165,7 +193,7 @@
   function ownRun(h, q, lab, id, store) {
     var det = h.el('details', 'own-run');
     det.id = id;
-    if (store[id]) det.open = true;
+    if (store[id] !== undefined) det.open = true;
     det.appendChild(h.el('summary', null, h.t('ownRun')));
     det.appendChild(h.el('p', 'hint', h.t('ownHint', { cmd: lab.command + ' --json run.json' })));
     var file = h.el('input');
@@ -203,12 +231,17 @@
     file.addEventListener('change', function () {
       var f = file.files && file.files[0];
       if (!f) return;
-      if (f.size > C.MAX_RUN_BYTES) { take(' '); out.appendChild(h.el('p', 'fail', h.t('tooLarge'))); return; }
+      if (f.size > C.MAX_RUN_BYTES) {
+        delete store[id];
+        while (out.firstChild) out.removeChild(out.firstChild);
+        out.appendChild(h.el('p', 'fail', h.t('tooLarge')));
+        return;
+      }
       var rd = new FileReader();
       rd.onload = function () { area.value = String(rd.result); take(area.value); };
       rd.readAsText(f);
     });
-    if (store[id]) showOutcome(h, lab, store[id], out);
+    if (store[id] !== undefined) showOutcome(h, lab, store[id], out);
     return det;
   }
 

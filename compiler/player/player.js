@@ -7,12 +7,25 @@
  *
  * Author text is data, never markup: every element is built with
  * createElement and filled with textContent.  Nothing here assigns innerHTML.
+ *
+ * Question ids and language tags are the author's names, and a name such as
+ * `__proto__`, `constructor` or `toString` is a name like any other: every
+ * table keyed by one has no prototype (dict()), and every lookup in a table
+ * that has one asks for an own entry (own()).
  */
 (function () {
   'use strict';
 
   var DATA = window.QUIZ_DATA;
   var lms = null;   /* the run-time (scorm.js), set at the start */
+
+  /* A table keyed by the author's or the learner's names: nothing in it but what is put there. */
+  function dict() { return Object.create(null); }
+
+  /* o's own entry k, or undefined: never something o inherits. */
+  function own(o, k) {
+    return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+  }
 
   /* ---- Interface strings (the quiz's own text comes from the data) ---- */
 
@@ -38,6 +51,8 @@
       timeline: 'Timeline of the recorded run', notes: 'Notes of the run', ownRun: 'Check your own run', ownHint: 'Run {cmd} and give its output here. It is checked in this page; nothing is sent anywhere.',
       ownFile: 'Report file:', ownPaste: 'Or paste it:', ownCheck: 'Check my run',
       notJson: 'This is not JSON: give the output of labrun --json.',
+      empty: 'There is nothing to check: give the output of labrun --json.',
+      notNumber: '(the report gives {v}, not a number)',
       notRun: 'This JSON is not a labrun report (it has no lab, params and metrics).',
       tooLarge: 'This file is too large for a labrun report.',
       otherLab: 'This run is {ran}; the question asks for {asked}.',
@@ -64,6 +79,8 @@
       timeline: 'Linimasa run yang direkam', notes: 'Catatan run', ownRun: 'Periksa run Anda sendiri', ownHint: 'Jalankan {cmd} lalu berikan keluarannya di sini. Keluaran diperiksa di halaman ini; tidak ada yang dikirim ke mana pun.',
       ownFile: 'Berkas laporan:', ownPaste: 'Atau tempelkan:', ownCheck: 'Periksa run saya',
       notJson: 'Ini bukan JSON: berikan keluaran labrun --json.',
+      empty: 'Tidak ada yang bisa diperiksa: berikan keluaran labrun --json.',
+      notNumber: '(laporan memberi {v}, bukan angka)',
       notRun: 'JSON ini bukan laporan labrun (tidak ada lab, params, dan metrics).',
       tooLarge: 'Berkas ini terlalu besar untuk laporan labrun.',
       otherLab: 'Run ini adalah {ran}; soal ini meminta {asked}.',
@@ -74,8 +91,8 @@
   var LANG_NAMES = { id: 'Bahasa Indonesia', en: 'English', und: 'Default' };
 
   function t(key, vars) {
-    var table = UI[state.lang] || UI[String(state.lang).split('-')[0]] || UI.en;
-    var s = table[key] !== undefined ? table[key] : UI.en[key];
+    var table = own(UI, state.lang) || own(UI, String(state.lang).split('-')[0]) || UI.en;
+    var s = own(table, key) !== undefined ? table[key] : UI.en[key];
     if (vars) {
       Object.keys(vars).forEach(function (k) { s = s.split('{' + k + '}').join(String(vars[k])); });
     }
@@ -114,15 +131,15 @@
   var state = {
     lang: DATA.languages[0],
     seed: 0,
-    answers: {},     /* question id -> choice id | [choice ids] | true/false | string */
-    checked: {},     /* question id -> true once graded (immediate feedback) */
-    reported: {},    /* question id -> true once its interaction was written */
+    answers: dict(),   /* question id -> choice id | [choice ids] | true/false | string */
+    checked: dict(),   /* question id -> true once graded (immediate feedback) */
+    reported: dict(),  /* question id -> true once its interaction was written */
     done: false,
     score: null
   };
-  var started = Date.now(), lastActivity = started, touchStart = {}, lastChange = {};
-  var ownRuns = {};  /* lab box id -> the learner's run text, kept across re-renders, never saved or sent */
-  var byId = {};
+  var started = Date.now(), lastActivity = started, touchStart = dict(), lastChange = dict();
+  var ownRuns = dict();  /* lab box id -> the learner's run text, kept across re-renders, never saved or sent */
+  var byId = dict();
   DATA.questions.forEach(function (q) { byId[q.id] = q; });
 
   function order() {
@@ -145,15 +162,48 @@
     lms.suspend(s);
   }
 
+  /* The longest typed answer kept (SCORM's suspend_data is itself bounded). */
+  var MAX_TYPED = 4096;
+
+  /*
+   * answer as saved for q, when it is an answer q can have: a choice id of
+   * q, a list of them, true/false, or text.  Anything else (an LMS's or an
+   * old version's data) is undefined: the question stays unanswered.
+   */
+  function savedAnswer(q, a) {
+    var ids = (q.choices || []).map(function (c) { return c.id; });
+    switch (q.kind) {
+      case 'single': return typeof a === 'string' && ids.indexOf(a) >= 0 ? a : undefined;
+      case 'multiple':
+        if (!Array.isArray(a) || !a.every(function (x) { return typeof x === 'string' && ids.indexOf(x) >= 0; })) return undefined;
+        return a.filter(function (x, i) { return a.indexOf(x) === i; }).sort();
+      case 'truefalse': return typeof a === 'boolean' ? a : undefined;
+      case 'numeric':
+      case 'text': return typeof a === 'string' && a.length <= MAX_TYPED ? a : undefined;
+    }
+    return undefined;
+  }
+
+  /* Saved ids that are questions of this quiz, from a list; nothing from anything else. */
+  function savedIds(list) {
+    return Array.isArray(list) ? list.filter(function (id) { return typeof id === 'string' && byId[id]; }) : [];
+  }
+
+  /* What suspend_data holds (save() wrote it, or the LMS made it up): taken where it fits, else ignored. */
   function restore(text) {
     var s;
     try { s = JSON.parse(text); } catch (e) { return; }
-    if (!s || s.v !== 1) return;
-    if (DATA.languages.indexOf(s.l) >= 0) state.lang = s.l;
-    if (typeof s.s === 'number') state.seed = s.s;
-    Object.keys(s.a || {}).forEach(function (id) { if (byId[id]) state.answers[id] = s.a[id]; });
-    (s.c || []).forEach(function (id) { if (byId[id]) state.checked[id] = true; });
-    (s.r || []).forEach(function (id) { if (byId[id]) state.reported[id] = true; });
+    if (!s || typeof s !== 'object' || Array.isArray(s) || s.v !== 1) return;
+    if (typeof s.l === 'string' && DATA.languages.indexOf(s.l) >= 0) state.lang = s.l;
+    if (typeof s.s === 'number' && isFinite(s.s)) state.seed = s.s >>> 0;
+    var a = s.a && typeof s.a === 'object' && !Array.isArray(s.a) ? s.a : {};
+    Object.keys(a).forEach(function (id) {
+      var v = byId[id] ? savedAnswer(byId[id], a[id]) : undefined;
+      if (v !== undefined) state.answers[id] = v;
+    });
+    /* Checked means graded: a question with no answer kept was not. */
+    savedIds(s.c).forEach(function (id) { if (state.answers[id] !== undefined) state.checked[id] = true; });
+    savedIds(s.r).forEach(function (id) { state.reported[id] = true; });
     state.done = s.d === 1;
   }
 
@@ -274,9 +324,16 @@
 
   var SPAN_TAGS = { code: 'code', em: 'em', strong: 'strong' };
 
+  /* TEXT t in the learner's language, else the quiz's first: a list of blocks, or null. */
+  function localized(t) {
+    var doc = own(t, state.lang);
+    if (!Array.isArray(doc)) doc = own(t, DATA.languages[0]);
+    return Array.isArray(doc) ? doc : null;
+  }
+
   /* A localized Markdown doc into parent; inline: inside a label, no block elements. */
   function md(parent, text, inline) {
-    var doc = text && (text[state.lang] || text[DATA.languages[0]]);
+    var doc = localized(text);
     if (!doc) return parent;
     doc.forEach(function (b) {
       if (b.code !== undefined) {
@@ -288,7 +345,7 @@
       var p = el(inline ? 'span' : 'p', inline ? 'para' : null);
       b.p.forEach(function (s) {
         if (s[0] === 'br') p.appendChild(el('br'));
-        else if (SPAN_TAGS[s[0]]) p.appendChild(el(SPAN_TAGS[s[0]], null, s[1]));
+        else if (own(SPAN_TAGS, s[0])) p.appendChild(el(SPAN_TAGS[s[0]], null, s[1]));
         else p.appendChild(document.createTextNode(s[1]));
       });
       parent.appendChild(p);
@@ -297,7 +354,7 @@
   }
 
   function plain(text) {
-    var doc = text && (text[state.lang] || text[DATA.languages[0]]);
+    var doc = localized(text);
     if (!doc) return '';
     return doc.map(function (b) {
       return b.code !== undefined ? b.code : b.p.map(function (s) { return s[0] === 'br' ? ' ' : s[1]; }).join('');
@@ -316,7 +373,7 @@
     if (DATA.languages.length < 2) return nav;
     nav.appendChild(el('span', 'langs-label', t('language') + ':'));
     DATA.languages.forEach(function (l) {
-      var b = el('button', 'lang', LANG_NAMES[l] || l);
+      var b = el('button', 'lang', own(LANG_NAMES, l) || l);
       b.type = 'button';
       b.id = 'lang-' + l;
       b.lang = l;
@@ -554,7 +611,7 @@
     var learner = '';
     if (lms.live) {
       var m = lms.mastery();
-      if (!isNaN(m)) mastery = m;
+      if (isFinite(m)) mastery = m;
       learner = lms.learnerId();
       var sd = lms.suspended();
       if (sd) restore(sd);

@@ -136,9 +136,10 @@ window.QuizScorm = (function () {
       },
       suspend: function (text) { rt.set('cmi.suspend_data', text); },
 
-      /* The LMS's pass mark in percent, or NaN when it gives none. */
+      /* The LMS's pass mark in percent, or NaN when it gives none or no number ("80abc" is none). */
       mastery: function () {
-        var m = parseFloat(v2004 ? rt.get('cmi.scaled_passing_score') : rt.get('cmi.student_data.mastery_score'));
+        var s = v2004 ? rt.get('cmi.scaled_passing_score') : rt.get('cmi.student_data.mastery_score');
+        var m = /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(s) ? Number(s) : NaN;
         return v2004 ? m * 100 : m;
       },
 

@@ -14,6 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const claims = require('../../compiler/player/claims.js');
+const { readQuizData } = require('./server');
 
 const QUIZC = process.env.QUIZC || 'build/quizc';
 const table = JSON.parse(fs.readFileSync('tests/data/claims.json', 'utf8'));
@@ -30,8 +31,7 @@ test('the player judges every case of the shared claims table as the table says'
   const qz = path.join(dir, 'claims.qz');
   fs.writeFileSync(qz, quizOf(table.cases));
   execFileSync(QUIZC, ['-L', 'tests/data/labs', qz, '--dir', path.join(dir, 'pkg')], { stdio: 'inherit' });
-  const js = fs.readFileSync(path.join(dir, 'pkg', 'quiz-data.js'), 'utf8');
-  const data = JSON.parse(js.slice(js.indexOf('=') + 1).trim().replace(/;$/, ''));
+  const data = readQuizData(path.join(dir, 'pkg', 'quiz-data.js'));
   assert.equal(data.questions.length, table.cases.length);
   const wrong = [];
   table.cases.forEach((c, i) => {

@@ -57,3 +57,25 @@ test('with no LMS in reach, connect gives a preview run-time that records nothin
   assert.equal(rt.set('cmi.core.lesson_status', 'passed'), false);
   assert.equal(rt.get('cmi.core.student_id'), '');
 });
+
+/* scorm.js connected to an LMS that answers every GetValue from values. */
+function withLms(version, values) {
+  const w = {};
+  w.parent = w;
+  const get = (k) => (Object.prototype.hasOwnProperty.call(values, k) ? values[k] : '');
+  if (version === '2004') w.API_1484_11 = { Initialize: () => 'true', GetValue: get, SetValue: () => 'true' };
+  else w.API = { LMSInitialize: () => 'true', LMSGetValue: get, LMSSetValue: () => 'true' };
+  vm.runInNewContext(src, { window: w, BigInt });
+  return w.QuizScorm.connect(version);
+}
+
+test("the LMS's pass mark is taken only when it is a number", () => {
+  const cases = [['80', 80], [' 75.5 ', 75.5], ['', NaN], ['80abc', NaN], ['0x50', NaN], ['1e2', NaN], ['Infinity', NaN], ['-', NaN]];
+  for (const [given, want] of cases) {
+    assert.deepEqual(withLms('1.2', { 'cmi.student_data.mastery_score': given }).mastery(), want, `1.2: ${JSON.stringify(given)}`);
+  }
+  const scaled = [['0.8', 80], ['1', 100], ['0.8 and more', NaN], ['', NaN], ['[0.8]', NaN]];
+  for (const [given, want] of scaled) {
+    assert.deepEqual(withLms('2004', { 'cmi.scaled_passing_score': given }).mastery(), want, `2004: ${JSON.stringify(given)}`);
+  }
+});

@@ -13,7 +13,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
-const { serve } = require('./server');
+const { serve, readQuizData } = require('./server');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -57,8 +57,7 @@ const manifests = fs.readdirSync(LABS).map((d) => path.join(LABS, d, 'lab.qz')).
 
 /* The quiz data a package carries (quiz-data.js sets window.QUIZ_DATA). */
 function quizData(pkg) {
-  const js = fs.readFileSync(path.join(PKGS, pkg, 'quiz-data.js'), 'utf8');
-  return JSON.parse(js.slice(js.indexOf('=') + 1).trim().replace(/;$/, ''));
+  return readQuizData(path.join(PKGS, pkg, 'quiz-data.js'));
 }
 
 function plain(text, lang) {

@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
-const { serve } = require('./server');
+const { serve, readQuizData } = require('./server');
 const { scorm12, scorm2004 } = require('./formats');
 
 const PKGS = process.env.QUIZC_PACKAGES;
@@ -38,9 +38,7 @@ after(async () => {
 
 /* The quiz data a package carries (quiz-data.js sets window.QUIZ_DATA). */
 function quizData(pkg) {
-  const js = fs.readFileSync(path.join(PKGS, pkg, 'quiz-data.js'), 'utf8');
-  const json = js.slice(js.indexOf('=') + 1).trim().replace(/;$/, '');
-  return JSON.parse(json);
+  return readQuizData(path.join(PKGS, pkg, 'quiz-data.js'));
 }
 
 function plain(text, lang) {

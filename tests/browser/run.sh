@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/browser/run.sh BUILD — build SCORM packages with BUILD/quizc and take
-# them in headless chromium (tests/browser/player.test.js; runs.test.js with
+# them in headless chromium (tests/browser/player.test.js; names.test.js with
+# ids and languages named like what JavaScript objects inherit; runs.test.js with
 # recorded runs from BUILD/labrun; formats.test.js and claims.test.js check
 # scorm.js's formats and claims.js without a browser), with node's test runner.
 # Prints "browser: N passed, N failed" for scripts/run-tests.sh.
@@ -36,6 +37,8 @@ pack acak12 $D/shuffled.qz
 pack acak2004 $D/shuffled.qz --scorm 2004
 pack hostile $D/hostile.qz
 pack silent $D/silent.qz
+pack names12 $D/names.qz
+pack names2004 $D/names.qz --scorm 2004
 
 # Recorded runs (runs.test.js): the runs of runs.qz's claims on this machine, packed
 # with the quiz under each feedback timing, and the learner's own reports to check.
@@ -52,7 +55,7 @@ for fb in immediate on-submit never; do
 done
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/runs.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/names.test.js tests/browser/runs.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

@@ -322,3 +322,143 @@ test('screenshots of a question with its recorded run, in both languages', async
   await (await page.$('#q-b1')).screenshot({ path: path.join(ARTIFACTS, 'recorded-run-en.png') });
   await page.close();
 });
+
+test("a learner's report with odd names or values of the wrong type gets a clear message, never an exception", async () => {
+  const page = await open(`${srv.base}/pkg/runs-never-12/index.html`);
+  page.on('console', (m) => { if (m.type() === 'error' && !/\/favicon\.ico$/.test(m.location().url || '')) page.errors.push(m.text()); });
+  await page.waitForSelector('section.question');
+  await page.click('#lang-en');
+  const ownText = fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8');
+  const own = JSON.parse(ownText);
+  const withOwn = (fn) => { const r = JSON.parse(ownText); fn(r); return JSON.stringify(r); };
+  // Keys spliced in as text: an object literal would make "__proto__" a prototype, not a key.
+  const spliced = (where, keys) => JSON.stringify(own).replace(`"${where}":{`, `"${where}":{${keys},`);
+  const NOT_RUN = 'This JSON is not a labrun report (it has no lab, params and metrics).';
+  const NOTHING = 'There is nothing to check: give the output of labrun --json.';
+  const cases = [
+    ['', NOTHING],
+    [' \n\t', NOTHING],
+    ['{"lab": "bubble", ', /^This is not JSON: give the output of labrun --json\.$/],
+    ['[' .repeat(200000), /^This is not JSON/],
+    ['[1, 2]', NOT_RUN],
+    [`[${ownText}]`, NOT_RUN],
+    ['null', NOT_RUN],
+    ['"bubble"', NOT_RUN],
+    ['1e400', NOT_RUN],
+    ['{"__proto__": {"lab": "bubble", "params": {}, "metrics": {}}}', NOT_RUN],
+    [withOwn((r) => { r.params = []; }), NOT_RUN],
+    [withOwn((r) => { r.metrics = null; }), NOT_RUN],
+    [withOwn((r) => { r.lab = 42; }), NOT_RUN],
+    [withOwn((r) => { r.lab = '__proto__'; }), 'This run is labs/__proto__; the question asks for labs/bubble.'],
+    [spliced('metrics', '"__proto__":1,"constructor":{"x":1},"toString":"x","hasOwnProperty":[]'), /^Your run bears out 2 of 2 claims\./],
+    [spliced('params', '"__proto__":{"stages":2},"constructor":1'), /^Your run bears out 2 of 2 claims\./],
+    [spliced('', '"__proto__":{"lab":"x"},"constructor":null,"toString":1').replace('"":{', ''), /^Your run bears out 2 of 2 claims\./],
+    [withOwn((r) => { r.params.stages = '4'; }), 'This run is labs/bubble with stages="4"; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = ' 4garbage'; }), 'This run is labs/bubble with stages=" 4garbage"; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = { toString: 1, valueOf: 2 }; }),
+      'This run is labs/bubble with stages={"toString":1,"valueOf":2}; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = [4]; }), 'This run is labs/bubble with stages=[4]; the question asks for stages=4.'],
+    [withOwn((r) => { r.params.stages = null; }), 'This run is labs/bubble with stages=null; the question asks for stages=4.'],
+    [withOwn((r) => { delete r.params.stages; }), 'This run is labs/bubble with stages=?; the question asks for stages=4.'],
+    [JSON.stringify(own).replace('"stages":4', '"stages":4e400'), 'This run is labs/bubble with stages=Infinity; the question asks for stages=4.'],
+    [JSON.stringify(own).replace('"stages":4', '"stages":' + '['.repeat(20000) + ']'.repeat(20000)), /^This run is labs\/bubble with stages=\[\[\[/],
+    [withOwn((r) => { r.params.schedule = 7; }), 'This run is labs/bubble with schedule=7; the question asks for schedule=gpipe.'],
+    [withOwn((r) => { r.metrics.bubble_formula = '0.2727'; r.metrics.bubble_fraction = 'NaN'; }),
+      /^Your run bears out 0 of 2 claims\..*= - \(modelled\).*\(the report gives "0\.2727", not a number\).*\(the report gives "NaN", not a number\)/],
+    [withOwn((r) => { r.metrics.bubble_formula = { value: 0.27 }; r.metrics.bubble_fraction = [0.27]; }),
+      /^Your run bears out 0 of 2 claims\..*\(the report gives \{"value":0\.27\}, not a number\).*\(the report gives \[0\.27\], not a number\)/],
+    [JSON.stringify(own).replace(/"bubble_formula":[^,]*/, '"bubble_formula":1e400'), /^Your run bears out 1 of 2 claims\..*FAIL bubble_formula .*= - /],
+    [withOwn((r) => { r.metrics.bubble_formula = null; }), /^Your run bears out 1 of 2 claims\./],
+    [withOwn((r) => { r.basis.bubble_formula = 'constructor'; r.basis.bubble_fraction = ['x']; }),
+      /^Your run bears out 2 of 2 claims\..*= 0\.2727 \(constructor\).*bubble_fraction .*= 0\.2727 —/],
+    [withOwn((r) => { r.basis = 'measured'; r.checks = 'all passed'; }), /^Your run bears out 2 of 2 claims\./],
+    [withOwn((r) => { r.checks = [{ name: 'x', pass: 'true' }, null, 3]; }), /^Your run bears out 0 of 2 claims\..*1 of the lab's own checks failed/],
+  ];
+  for (const [text, want] of cases) {
+    const out = await paste(page, text);
+    const what = text.length > 200 ? text.slice(0, 200) + '…' : text;
+    if (typeof want === 'string') assert.equal(out, want, what);
+    else assert.match(out, want, what);
+    assert.deepEqual(page.errors, [], what);
+  }
+  // In the learner's language, and from a file: an empty file, a file that is not JSON.
+  await page.click('#lang-id');
+  const empty = path.join(tmp, 'empty.json'), junk = path.join(tmp, 'junk.json');
+  fs.writeFileSync(empty, '');
+  fs.writeFileSync(junk, '\u0000\u00ff binary');
+  const input = await page.$('#q-b1-lab0-own-file');
+  await input.uploadFile(empty);
+  await page.waitForFunction(() => /kosong|Tidak ada/.test(document.getElementById('q-b1-lab0-own-result').textContent));
+  assert.equal(await page.$eval('#q-b1-lab0-own-result', (e) => e.textContent),
+    'Tidak ada yang bisa diperiksa: berikan keluaran labrun --json.');
+  await input.uploadFile(junk);
+  await page.waitForFunction(() => /bukan JSON/.test(document.getElementById('q-b1-lab0-own-result').textContent));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a recorded run and a report whose metrics and parameters are named __proto__, constructor, toString', async () => {
+  // A lab of those names, in a folder of this test's own.
+  const labs = path.join(tmp, 'labs');
+  fs.mkdirSync(path.join(labs, 'names'), { recursive: true });
+  fs.writeFileSync(path.join(labs, 'names', 'lab.qz'), `lab names {
+    title "Names"
+    param __proto__ = 2 in 1..8 "a parameter named __proto__"
+    metric constructor "a metric named constructor"
+    metric toString "a metric named toString"
+    metric __proto__ "a metric named __proto__"
+}
+`);
+  const qz = path.join(tmp, 'names.qz');
+  fs.writeFileSync(qz, `quiz n {
+    title "t"
+    feedback immediate
+    single s1 {
+        prompt "p"
+        correct "a"
+        wrong "b"
+        lab names (__proto__ = 3)
+            expect constructor > 0
+            expect toString > 0
+            expect __proto__ > 0
+    }
+}
+`);
+  // Recorded: __proto__ only; constructor and toString were not reported.
+  const runsFile = path.join(tmp, 'names-runs.json');
+  fs.writeFileSync(runsFile, `{"format": "labrun-runs", "version": 1, "runs": [{"lab": "names", "params": {"__proto__": 3},
+    "backend": "cpu", "machine": {"cores": 2}, "date": "2026-12-04T12:00:00Z", "labrun": "0.1.0",
+    "metrics": [{"name": "__proto__", "value": 5, "basis": "measured"}], "checks": []}]}`);
+  const r = quizc('-L', labs, qz, '--runs', runsFile, '--dir', path.join(PKGS, 'runs-names'));
+  assert.equal(r.status, 0, r.stderr);
+  const page = await open(`${srv.base}/pkg/runs-names/index.html`);
+  await page.waitForSelector('section.question');
+  await page.click('#q-s1-a');
+  await page.click('#q-s1-check');
+  await page.waitForSelector('#q-s1-lab0-run');
+  const rows = await page.$$eval('#q-s1-lab0-run li.claim', (es) => es.map((e) => e.textContent));
+  assert.deepEqual(rows, [
+    'FAIL constructor (a metric named constructor) = - \u2014 above 0 (the run did not report it)',
+    'FAIL toString (a metric named toString) = - \u2014 above 0 (the run did not report it)',
+    'PASS __proto__ (a metric named __proto__) = 5 (measured) \u2014 above 0',
+  ]);
+  // The learner's own report, its keys spliced in as text (an object literal would make __proto__ a prototype).
+  const report = '{"lab": "names", "params": {"__proto__": 3}, "metrics": {"__proto__": 5, "constructor": 1},' +
+    ' "basis": {"__proto__": "exact", "toString": "measured"}, "checks": []}';
+  await page.$eval('#q-s1-lab0-own', (e) => { e.open = true; });
+  await page.$eval('#q-s1-lab0-own-paste', (e, t) => { e.value = t; }, report);
+  await page.click('#q-s1-lab0-own-check');
+  const own = await page.$$eval('#q-s1-lab0-own-result p, #q-s1-lab0-own-result li', (es) => es.map((e) => e.textContent));
+  assert.deepEqual(own, [
+    'Your run bears out 2 of 3 claims.',
+    'PASS constructor (a metric named constructor) = 1 \u2014 above 0',
+    'FAIL toString (a metric named toString) = - \u2014 above 0 (the run did not report it)',
+    'PASS __proto__ (a metric named __proto__) = 5 (exact) \u2014 above 0',
+  ]);
+  await page.$eval('#q-s1-lab0-own-paste', (e, t) => { e.value = t; }, report.replace('{"__proto__": 3}', '{"__proto__": "3"}'));
+  await page.click('#q-s1-lab0-own-check');
+  assert.equal(await page.$eval('#q-s1-lab0-own-result', (e) => e.textContent),
+    'This run is labs/names with __proto__="3"; the question asks for __proto__=3.');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -15,6 +15,7 @@
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
+const vm = require('node:vm');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
@@ -93,4 +94,11 @@ function serve(pkgRoot) {
   });
 }
 
-module.exports = { serve };
+/* The quiz data of a package: its quiz-data.js run as the page runs it, in a context of its own. */
+function readQuizData(file) {
+  const sandbox = { window: {} };
+  vm.runInNewContext(fs.readFileSync(file, 'utf8'), sandbox);
+  return JSON.parse(JSON.stringify(sandbox.window.QUIZ_DATA));
+}
+
+module.exports = { serve, readQuizData };

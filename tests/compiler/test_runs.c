@@ -89,3 +89,134 @@ Test(runs, what_is_not_a_runs_file_is_refused_with_the_first_reason)
         capture_free(cap);
     }
 }
+
+/* ---- Values match by type and value; odd files are refused or warned about ---- */
+
+/* A runs file of one or two runs of lab pipe: params are JSON object members, metrics JSON list items. */
+static char *pipe_runs(struct capture *cap, const char *params, const char *params2, const char *metrics)
+{
+    static const char run[] =
+        "{\"lab\": \"pipe\", \"params\": {%s}, \"backend\": \"cpu\", \"machine\": {\"cores\": 2},"
+        " \"date\": \"2026-12-04T12:00:00Z\", \"labrun\": \"0.1.0\", \"metrics\": [%s], \"checks\": []}";
+    char one[2048], two[2048], text[4200];
+    snprintf(one, sizeof one, run, params, metrics ? metrics : "");
+    snprintf(two, sizeof two, run, params2 ? params2 : "", "");
+    snprintf(text, sizeof text, "{\"format\": \"labrun-runs\", \"version\": 1, \"runs\": [%s%s%s]}", one,
+             params2 ? ", " : "", params2 ? two : "");
+    return capture_write(cap, "runs.json", text);
+}
+
+/* lab pipe (stages = 4): the run must have stages 4, microbatches 1, schedule gpipe, rate 0.5. */
+static const char pipe_quiz[] =
+    "quiz p {\n    title \"t\"\n"
+    "    single s1 {\n        prompt \"p\"\n        correct \"a\"\n        wrong \"b\"\n"
+    "        lab pipe (stages = 4)\n            expect step_ms > 0\n    }\n}\n";
+
+#define PIPE_REST "\"microbatches\": 1, \"schedule\": \"gpipe\", \"rate\": 0.5"
+
+Test(runs, a_recorded_value_matches_a_lab_line_only_as_an_equal_value_of_the_parameters_type)
+{
+    static const struct { const char *params, *params2; int attached; const char *warns; } cases[] = {
+        { "\"stages\": 4, " PIPE_REST, NULL, 1, NULL },
+        { "\"stages\": 4.0, \"microbatches\": 1e0, \"schedule\": \"gpipe\", \"rate\": 0.50", NULL, 1, NULL },
+        { "\"stages\": \" 4garbage\", " PIPE_REST, NULL, 0,
+          "its parameter 'stages' is a string (\" 4garbage\"), where the lab takes a number" },
+        { "\"stages\": \"4\", " PIPE_REST, NULL, 0, "its parameter 'stages' is a string (\"4\")" },
+        { "\"stages\": \"4e0\", " PIPE_REST, NULL, 0, "its parameter 'stages' is a string (\"4e0\")" },
+        { "\"stages\": true, " PIPE_REST, NULL, 0, "its parameter 'stages' is true or false (\"true\")" },
+        { "\"stages\": 4, \"microbatches\": 1, \"schedule\": 1, \"rate\": 0.5", NULL, 0,
+          "its parameter 'schedule' is a number (\"1\"), where the lab takes a string" },
+        { "\"stages\": 4, \"microbatches\": 1, \"schedule\": \"gpipe\", \"rate\": \"0.5\"", NULL, 0,
+          "its parameter 'rate' is a string (\"0.5\")" },
+        { "\"stages\": 4.5, " PIPE_REST, NULL, 0, NULL },
+        { "\"stages\": 4, \"microbatches\": 1, \"schedule\": \"gpipe \", \"rate\": 0.5", NULL, 0, NULL },
+        { "\"stages\": 4, \"microbatches\": 1, \"schedule\": \"gpipe\"", NULL, 0, NULL },
+        /* A run of the wrong type beside the right one: the right one, quietly. */
+        { "\"stages\": \"4\", " PIPE_REST, "\"stages\": 4, " PIPE_REST, 2, NULL },
+        /* Names that mean something elsewhere are names here; extra parameters are not compared. */
+        { "\"__proto__\": 1, \"constructor\": \"x\", \"toString\": {\"a\": 1}, \"stages\": 4, " PIPE_REST, NULL, 0,
+          NULL },
+        { "\"__proto__\": 1, \"constructor\": \"x\", \"hasOwnProperty\": true, \"stages\": 4, " PIPE_REST, NULL, 1,
+          NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct capture *cap = capture_new();
+        struct qz_course *c = capture_load_text(cap, "p.qz", pipe_quiz);
+        cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "%s", capture_dump(cap));
+        char *file = pipe_runs(cap, cases[i].params, cases[i].params2, NULL);
+        struct qz_runs *rs = runs_load(cap->d, file);
+        free(file);
+        if (strstr(cases[i].params, "toString")) {
+            /* A value that is no number, flag or text is refused, whatever its name. */
+            cr_expect_null(rs, "case %zu", i);
+            cr_expect(strstr(capture_nth(cap, DIAG_ERROR, 0)->msg, "parameter \"toString\" must be a number"),
+                      "case %zu: %s", i, capture_dump(cap));
+        } else {
+            cr_assert_not_null(rs, "case %zu: %s", i, capture_dump(cap));
+            runs_attach(cap->d, rs, c);
+            const struct qz_run *want = cases[i].attached ? &rs->runs.items[cases[i].attached - 1] : NULL;
+            cr_expect_eq(c->questions.items[0]->extra->labs.items[0].run, want, "case %zu: %s", i, cases[i].params);
+            size_t unused = 0;
+            for (size_t k = 0; k < capture_count(cap, DIAG_WARNING); k++) {
+                const struct rec *w = capture_nth(cap, DIAG_WARNING, k);
+                if (strstr(w->msg, "is not used")) {
+                    unused++;
+                    cr_expect(cases[i].warns && strstr(w->msg, cases[i].warns), "case %zu: %s", i, w->msg);
+                    cr_expect_eq(w->line, 7, "case %zu: at the lab line", i);
+                }
+            }
+            cr_expect_eq(unused, cases[i].warns ? 1u : 0u, "case %zu: %s", i, capture_dump(cap));
+            cr_expect_eq(capture_count(cap, DIAG_ERROR), 0, "case %zu: %s", i, capture_dump(cap));
+        }
+        qz_course_free(c);
+        runs_free(rs);
+        capture_free(cap);
+    }
+}
+
+Test(runs, duplicate_keys_and_wrong_types_are_refused_with_where_they_are)
+{
+    static const struct { const char *params, *metrics, *says; } cases[] = {
+        { "\"stages\": 4, \"stages\": 5", NULL, "not a runs file: duplicate object key" },
+        { "\"__proto__\": 4, \"__proto__\": 4", NULL, "not a runs file: duplicate object key" },
+        { "\"stages\": 4",
+          "{\"name\": \"step_ms\", \"value\": 1, \"basis\": \"measured\"}, "
+          "{\"name\": \"step_ms\", \"value\": 2, \"basis\": \"measured\"}",
+          "runs[0].metrics[1]: metric \"step_ms\" is listed twice (first at metrics[0])" },
+        { "\"stages\": 4", "{\"name\": \"step_ms\", \"value\": \"1\", \"basis\": \"measured\"}",
+          "runs[0].metrics[0]: a metric is {\"name\", \"value\": a number or null, \"basis\"}" },
+        { "\"stages\": 4", "{\"name\": 7, \"value\": 1, \"basis\": \"measured\"}",
+          "runs[0].metrics[0]: \"name\" must be a string" },
+        { "\"stages\": 4", "[1]", "runs[0].metrics[0]: a metric is {" },
+        { "\"stages\": [4]", NULL, "runs[0]: parameter \"stages\" must be a number, true, false or a string" },
+        { "\"stages\": null", NULL, "runs[0]: parameter \"stages\" must be a number" },
+        { "\"constructor\": {}", NULL, "runs[0]: parameter \"constructor\" must be a number" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct capture *cap = capture_new();
+        char *file = pipe_runs(cap, cases[i].params, NULL, cases[i].metrics);
+        cr_expect_null(runs_load(cap->d, file), "case %zu", i);
+        free(file);
+        cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "case %zu: %s", i, capture_dump(cap));
+        const struct rec *e = capture_nth(cap, DIAG_ERROR, 0);
+        cr_expect(strstr(e->msg, cases[i].says), "case %zu: %s", i, e->msg);
+        capture_free(cap);
+    }
+}
+
+Test(runs, metric_names_that_mean_something_elsewhere_are_kept_as_names)
+{
+    struct capture *cap = capture_new();
+    char *file = pipe_runs(cap, "\"stages\": 4",  NULL,
+                           "{\"name\": \"__proto__\", \"value\": 1, \"basis\": \"measured\"}, "
+                           "{\"name\": \"constructor\", \"value\": null, \"basis\": \"exact\"}");
+    struct qz_runs *rs = runs_load(cap->d, file);
+    free(file);
+    cr_assert_not_null(rs, "%s", capture_dump(cap));
+    cr_assert_eq(rs->runs.items[0].metrics.n, 2);
+    cr_expect_str_eq(rs->runs.items[0].metrics.items[0].name, "__proto__");
+    cr_expect_str_eq(rs->runs.items[0].metrics.items[1].name, "constructor");
+    cr_expect(!rs->runs.items[0].metrics.items[1].known);
+    runs_free(rs);
+    capture_free(cap);
+}

@@ -195,23 +195,59 @@ Test(quiz_data, author_markup_stays_a_string)
     cr_assert_str_eq(kind, "text");
 }
 
-Test(quiz_data, the_data_file_sets_window_quiz_data)
+/* The JSON that the data file (quiz-data.js) of course hands JSON.parse, parsed with jansson. */
+static json_t *data_file_json(void)
 {
-    course = capture_load(cap, "tests/scorm/data/bilingual.qz");
-    cr_assert_not_null(course);
     struct membuf out = { 0 };
     struct emit_opts o = { .scorm = SCORM_12 };
     cr_assert_eq(scorm_quiz_data(course, &o, &out, cap->d), 0);
     char *js = xstrndup((const char *)out.data, out.len);
-    const char *eq = strstr(js, "window.QUIZ_DATA = ");
+    const char *eq = strstr(js, "window.QUIZ_DATA = JSON.parse('");
     cr_assert_not_null(eq);
-    cr_assert_str_eq(js + strlen(js) - 2, ";\n");
+    cr_assert_str_eq(js + strlen(js) - 4, "');\n");
+    /* The script string back to JSON: a backslash escapes the character after it. */
+    const char *body = eq + strlen("window.QUIZ_DATA = JSON.parse('");
+    size_t n = strlen(body) - 4, k = 0;
+    char *json = xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_neq(body[i], '\'', "an unescaped quote at %zu", i);
+        cr_assert_neq(body[i], '\n', "a line end at %zu", i);
+        if (body[i] == '\\' && body[i + 1] == 'u')
+            json[k++] = body[i++];      /* \u2028, \u2029: the same escape in JSON */
+        else if (body[i] == '\\')
+            i++;
+        json[k++] = body[i];
+    }
     json_error_t err;
-    const char *body = eq + strlen("window.QUIZ_DATA = ");
-    root = json_loadb(body, strlen(body) - 2, 0, &err);
-    cr_assert_not_null(root, "%s", err.text);
+    json_t *j = json_loadb(json, k, 0, &err);
+    cr_assert_not_null(j, "%s", err.text);
+    free(json);
     free(js);
     membuf_free(&out);
+    return j;
+}
+
+Test(quiz_data, the_data_file_sets_window_quiz_data)
+{
+    course = capture_load(cap, "tests/scorm/data/bilingual.qz");
+    cr_assert_not_null(course);
+    root = data_file_json();
+}
+
+/* A language named __proto__ keeps its text; quotes, backslashes and U+2028 survive the script string. */
+Test(quiz_data, the_data_file_keeps_every_language_and_character)
+{
+    course = capture_load_text(cap, "p.qz",
+        "quiz p {\n    title { en: \"it's \\\\ \\\"q\\\" \xe2\x80\xa8 end\" __proto__: \"P\" }\n"
+        "    languages en, __proto__\n"
+        "    single constructor {\n        prompt { en: \"p\" __proto__: \"p\" }\n"
+        "        correct { en: \"a\" __proto__: \"a\" }\n        wrong { en: \"b\" __proto__: \"b\" }\n    }\n}\n");
+    cr_assert_not_null(course, "%s", capture_dump(cap));
+    root = data_file_json();
+    json_t *title = json_object_get(root, "title");
+    const char *kind;
+    cr_assert_str_eq(span(title, "__proto__", 0, &kind), "P");
+    cr_assert_str_eq(span(title, "en", 0, &kind), "it's \\ \"q\" \xe2\x80\xa8 end");
 }
 
 /* The ids the LMS hears are course.xml's: every choice's key and correctness agree. */
