@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "interval.h"
 #include "runs.h"
 #include "scorm.h"
 
@@ -242,8 +243,17 @@ static json_t *lab_json(const struct ast_question *q, const struct ast_labref *r
         if (m && m->unit)
             json_object_set_new(x, "unit", json_string(m->unit));
         json_object_set_new(x, "op", json_string(ast_cmp_name(e->op)));
-        if (e->op == CMP_WITHIN)
-            json_object_set_new(x, "tolerance", value_json(&e->tolerance));
+        if (e->op == CMP_WITHIN) {
+            /* The tolerance as written, for the text; the interval it works out to, for the rule. */
+            json_object_set_new(x, "tolerance", num_json(e->tolerance.num));
+            if (e->tolerance.percent)
+                json_object_set_new(x, "percent", json_true());
+            struct qz_interval in = qz_within_interval(e, q->kind == Q_NUMERIC ? q->numeric : NULL);
+            if (!e->of_answer || (q->kind == Q_NUMERIC && q->has_answer)) {
+                json_object_set_new(x, "lo", num_json(in.lo));
+                json_object_set_new(x, "hi", num_json(in.hi));
+            }
+        }
         if (e->of_answer) {
             json_object_set_new(x, "of_answer", json_true());
             json_object_set_new(x, "answer", answer_key(q));
@@ -286,20 +296,12 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
         break;
     case Q_NUMERIC: {
         const struct ast_numeric *n = q->numeric;
-        double lo, hi, key;
-        if (n->kind == NUM_RANGE) {
-            lo = n->lo.num;
-            hi = n->hi.num;
-            key = (lo + hi) / 2;
-        } else {
-            key = n->value.num;
-            double tol = n->kind == NUM_TOLERANCE ? fabs(n->tolerance.num) : 0;
-            lo = key - tol;
-            hi = key + tol;
-        }
+        struct qz_interval in = qz_answer_interval(n), key = qz_answer_key(n);
+        double lo = in.lo, hi = in.hi;
+        double k = n->kind == NUM_RANGE ? (key.lo + key.hi) / 2 : key.lo;
         json_object_set_new(o, "min", num_json(lo));
         json_object_set_new(o, "max", num_json(hi));
-        json_object_set_new(o, "answer", num_json(key));
+        json_object_set_new(o, "answer", num_json(k));
         json_object_set_new(o, "unit", text_json(q->numeric->unit, ls));
         break;
     }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "interval.h"
 #include "render.h"
 
 struct gift {
@@ -106,23 +107,25 @@ static void accepted(struct gift *g, const char *raw)
     flush_html(g);
 }
 
+/* GIFT's numeric answers: exact, value:absolute tolerance (a percentage worked out), lo..hi. */
 static void numeric(struct gift *g, const struct ast_numeric *n)
 {
     char a[RENDER_NUM_MAX], b[RENDER_NUM_MAX];
+    struct qz_interval key = qz_answer_key(n);
     put(g, "#");
     switch (n->kind) {
     case NUM_EXACT:
-        put(g, render_number(a, n->value.num));
+        put(g, render_number(a, key.lo));
         break;
     case NUM_TOLERANCE:
-        put(g, render_number(a, n->value.num));
+        put(g, render_number(a, key.lo));
         put(g, ":");
-        put(g, render_number(b, n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num));
+        put(g, render_number(b, qz_tolerance_at(&n->tolerance, key.lo)));
         break;
     case NUM_RANGE:
-        put(g, render_number(a, n->lo.num));
+        put(g, render_number(a, key.lo));
         put(g, "..");
-        put(g, render_number(b, n->hi.num));
+        put(g, render_number(b, key.hi));
         break;
     }
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "interval.h"
 #include "render.h"
 #include "xw.h"
 
@@ -123,12 +124,13 @@ static void numerical(struct moodle *m, const struct ast_question *q)
 {
     const struct ast_numeric *n = q->numeric;
     double key, tol;
+    struct qz_interval k = qz_answer_key(n);
     if (n->kind == NUM_RANGE) {     /* Moodle's answers are a value and a tolerance: the middle and half the width */
-        key = render_round((n->lo.num + n->hi.num) / 2);
-        tol = render_round((n->hi.num - n->lo.num) / 2);
-    } else {
-        key = n->value.num;
-        tol = n->kind == NUM_TOLERANCE ? (n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num) : 0;
+        key = render_round((k.lo + k.hi) / 2);
+        tol = render_round((k.hi - k.lo) / 2);
+    } else {                        /* a percentage worked out to the absolute tolerance Moodle takes */
+        key = k.lo;
+        tol = n->kind == NUM_TOLERANCE ? render_round(qz_tolerance_at(&n->tolerance, key)) : 0;
     }
     char buf[RENDER_NUM_MAX];
     start(m, "answer");

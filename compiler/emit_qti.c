@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "interval.h"
 #include "lab_text.h"
 #include "qti.h"
 #include "xw.h"
@@ -119,19 +120,13 @@ static void outcome(struct item *it, const char *id, const char *card, const cha
     end(it);
 }
 
-/* The accepted interval of a numeric answer. */
+/* The accepted interval of a numeric answer (interval.c), and the key shown as correct. */
 static void bounds(const struct ast_numeric *n, double *lo, double *hi, double *key)
 {
-    if (n->kind == NUM_RANGE) {
-        *lo = n->lo.num;
-        *hi = n->hi.num;
-        *key = render_round((*lo + *hi) / 2);
-        return;
-    }
-    double tol = n->kind == NUM_TOLERANCE ? (n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num) : 0;
-    *key = n->value.num;
-    *lo = render_round(*key - tol);
-    *hi = render_round(*key + tol);
+    struct qz_interval in = qz_answer_interval(n), k = qz_answer_key(n);
+    *key = n->kind == NUM_RANGE ? render_round((k.lo + k.hi) / 2) : k.lo;
+    *lo = n->kind == NUM_RANGE ? in.lo : render_round(in.lo);
+    *hi = n->kind == NUM_RANGE ? in.hi : render_round(in.hi);
 }
 
 static bool has_because(const struct ast_question *q)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "interval.h"
 #include "labref.h"
 #include "verify.h"
 
@@ -36,23 +37,28 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
     case CMP_WITHIN:
         break;
     }
-    double tol = qz_value_number(&e->tolerance);
-    verify_fmt_num(b, sizeof b, tol);
-    if (!e->of_answer) {
-        snprintf(expected, n, "within %s of %s", b, a);
-        return fabs(m - y) <= tol;
-    }
-    const struct ast_numeric *k = q->numeric;
-    if (k->kind == NUM_RANGE) {
-        double lo = qz_value_number(&k->lo), hi = qz_value_number(&k->hi);
+    /* The tolerance as written; a percentage adds the interval it works out to. */
+    char t[72], iv[140] = "";
+    verify_fmt_num(b, sizeof b, e->tolerance.num);
+    snprintf(t, sizeof t, "%s%s", b, e->tolerance.percent ? "%" : "");
+    const struct ast_numeric *k = e->of_answer ? q->numeric : NULL;
+    struct qz_interval in = qz_within_interval(e, k);
+    if (e->tolerance.percent) {
         char l[64], h[64];
-        verify_fmt_num(l, sizeof l, lo);
-        verify_fmt_num(h, sizeof h, hi);
-        snprintf(expected, n, "within %s of %s..%s", b, l, h);
-        return m >= lo - tol && m <= hi + tol;
+        verify_fmt_num(l, sizeof l, in.lo);
+        verify_fmt_num(h, sizeof h, in.hi);
+        snprintf(iv, sizeof iv, ": %s..%s", l, h);
     }
-    y = qz_value_number(&k->value);
-    verify_fmt_num(a, sizeof a, y);
-    snprintf(expected, n, "within %s of %s (answer)", b, a);
-    return fabs(m - y) <= tol;
+    if (!e->of_answer) {
+        snprintf(expected, n, "within %s of %s%s", t, a, iv);
+    } else if (k->kind == NUM_RANGE) {
+        char kl[64], kh[64];
+        verify_fmt_num(kl, sizeof kl, qz_value_number(&k->lo));
+        verify_fmt_num(kh, sizeof kh, qz_value_number(&k->hi));
+        snprintf(expected, n, "within %s of %s..%s%s", t, kl, kh, iv);
+    } else {
+        verify_fmt_num(a, sizeof a, qz_value_number(&k->value));
+        snprintf(expected, n, "within %s of %s (answer)%s", t, a, iv);
+    }
+    return m >= in.lo && m <= in.hi;
 }

@@ -115,6 +115,15 @@ Test(emit_moodle, numerical_answers_carry_their_tolerance_and_unit)
     expect_xpath("string(//question[name/text='exact']/answer/text)", "70000000000");
 }
 
+Test(emit_moodle, a_percent_tolerance_becomes_the_absolute_tolerance_it_works_out_to)
+{
+    moodle("tests/data/compiler/percent.qz", NULL);
+    expect_xpath("string(//question[name/text='pct']/answer/text)", "0.27");
+    expect_xpath("string(//question[name/text='pct']/answer/tolerance)", "0.0135");
+    expect_xpath("string(//question[name/text='neg']/answer/tolerance)", "0.2");
+    expect_xpath("string(//question[name/text='abs']/answer/tolerance)", "0.01");
+}
+
 Test(emit_moodle, short_answers_ignore_case_and_keep_an_authors_star_literal)
 {
     course = capture_load_text(cap, "q.qz", "quiz q { title \"T\" text t { prompt \"?\" accept \"a*b\", \"NV\" } }");
