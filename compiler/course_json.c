@@ -139,7 +139,7 @@ static void param_entry(void *ctx, const struct ast_param *p, const char *value)
 
 /*
  * The answer key a `within X of answer` claim is judged against, as
- * labrun --verify takes it (verify_expect.c): the range, or the value.
+ * labrun --verify takes it (claim.c): the range, or the value.
  */
 static json_t *answer_key(const struct ast_question *q)
 {

@@ -1,19 +1,20 @@
 /*
- * verify_expect.c — judging one claim: a measured figure against an
- * `expect` line, the numeric question's answer key for `within X of answer`.
+ * claim.c — judging one claim: a measured figure against an `expect` line,
+ * the numeric question's answer key for `within X of answer`.  In libqz, as
+ * labrun --verify and quizc --runs both judge claims.
  *
  * The rules are doc/claims.md's; the player's compiler/player/claims.js
- * implements the same ones, and tests/data/claims.json holds both to them
- * (tests/runtime/test_claims.c, tests/browser/claims.test.js).
+ * compares with the numbers quizc writes for it, and tests/data/claims.json
+ * holds both to them (tests/runtime/test_claims.c, tests/browser/claims.test.js).
  */
 #include <math.h>
 #include <stdio.h>
 
+#include "claim.h"
 #include "interval.h"
 #include "labref.h"
-#include "verify.h"
 
-void verify_fmt_num(char *buf, size_t n, double x)
+void qz_fmt_claim_num(char *buf, size_t n, double x)
 {
     if (x == trunc(x) && fabs(x) < 1e15)
         snprintf(buf, n, "%.0f", x);
@@ -22,12 +23,12 @@ void verify_fmt_num(char *buf, size_t n, double x)
 }
 
 
-bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double m,
-                   char *expected, size_t n)
+bool qz_claim_holds(const struct ast_expect *e, const struct ast_question *q, double m,
+                    char *expected, size_t n)
 {
     char a[64], b[64];
     double y = qz_value_number(&e->value);
-    verify_fmt_num(a, sizeof a, y);
+    qz_fmt_claim_num(a, sizeof a, y);
     switch (e->op) {
     case CMP_LT: snprintf(expected, n, "< %s", a); return m < y;
     case CMP_LE: snprintf(expected, n, "<= %s", a); return m <= y;
@@ -39,25 +40,25 @@ bool verify_expect(const struct ast_expect *e, const struct ast_question *q, dou
     }
     /* The tolerance as written; a percentage adds the interval it works out to. */
     char t[72], iv[140] = "";
-    verify_fmt_num(b, sizeof b, e->tolerance.num);
+    qz_fmt_claim_num(b, sizeof b, e->tolerance.num);
     snprintf(t, sizeof t, "%s%s", b, e->tolerance.percent ? "%" : "");
     const struct ast_numeric *k = e->of_answer ? q->numeric : NULL;
     struct qz_interval in = qz_within_interval(e, k);
     if (e->tolerance.percent) {
         char l[64], h[64];
-        verify_fmt_num(l, sizeof l, in.lo);
-        verify_fmt_num(h, sizeof h, in.hi);
+        qz_fmt_claim_num(l, sizeof l, in.lo);
+        qz_fmt_claim_num(h, sizeof h, in.hi);
         snprintf(iv, sizeof iv, ": %s..%s", l, h);
     }
     if (!e->of_answer) {
         snprintf(expected, n, "within %s of %s%s", t, a, iv);
     } else if (k->kind == NUM_RANGE) {
         char kl[64], kh[64];
-        verify_fmt_num(kl, sizeof kl, qz_value_number(&k->lo));
-        verify_fmt_num(kh, sizeof kh, qz_value_number(&k->hi));
+        qz_fmt_claim_num(kl, sizeof kl, qz_value_number(&k->lo));
+        qz_fmt_claim_num(kh, sizeof kh, qz_value_number(&k->hi));
         snprintf(expected, n, "within %s of %s..%s%s", t, kl, kh, iv);
     } else {
-        verify_fmt_num(a, sizeof a, qz_value_number(&k->value));
+        qz_fmt_claim_num(a, sizeof a, qz_value_number(&k->value));
         snprintf(expected, n, "within %s of %s (answer)%s", t, a, iv);
     }
     return m >= in.lo && m <= in.hi;
