@@ -142,8 +142,7 @@ static void question(struct gift *g, const struct ast_question *q, struct diag *
     put(g, "::");
     put(g, q->id);
     put(g, "::[html]");
-    render_text(&g->r, &g->html, q->prompt);
-    render_unit(&g->r, &g->html, q);
+    render_prompt(&g->r, &g->html, q);
     flush_html(g);
     put(g, "{");
     switch (q->kind) {

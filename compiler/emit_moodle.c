@@ -176,9 +176,7 @@ static void question(struct moodle *m, const struct ast_question *q, bool shuffl
     start(m, "name");
     element(m, "text", q->id);
     end(m);
-    render_text(&m->r, &m->html, q->prompt);
-    if (q->kind == Q_NUMERIC && q->numeric->unit)
-        render_unit(&m->r, &m->html, q);
+    render_prompt(&m->r, &m->html, q);
     html_element(m, "questiontext");
     render_feedback(&m->r, &m->html, q);
     html_element(m, "generalfeedback");
