@@ -51,10 +51,18 @@ static void element_num(struct moodle *m, const char *name, double x)
     element(m, name, render_number(buf, x));
 }
 
-/* <text> with what was rendered into m->html, which is then emptied. */
+/*
+ * <text> with what was rendered into m->html, which is then emptied.  As
+ * CDATA, as Moodle's own export writes it: Moodle's XML reader drops a run
+ * of character data that is only white space, so the space between
+ * `</em>` and `— dan` in escaped text would be lost.
+ */
 static void html_text(struct moodle *m)
 {
-    element(m, "text", m->html.data ? (const char *)m->html.data : "");
+    start(m, "text");
+    if (m->html.len)
+        xw_cdata(m->w, (const char *)m->html.data);
+    end(m);
     m->html.len = 0;
     if (m->html.data)
         m->html.data[0] = '\0';
@@ -144,8 +152,11 @@ static void numerical(struct moodle *m, const struct ast_question *q)
     end(m);
     end(m);
     /*
-     * The unit is shown, not graded: units are not asked for (showunits 3),
-     * and the unit with multiplier 1 is displayed beside the answer box.
+     * The learner reads the unit in the question text, in each language (the
+     * "Unit: …" line render_prompt writes).  Moodle's own unit handling is
+     * off: no unit field is shown (showunits 3) and none is graded
+     * (unitgradingtype 0); <units> keeps the unit, in the quiz's first
+     * language, with multiplier 1 for Moodle's record of the question.
      */
     element(m, "unitgradingtype", "0");
     element(m, "unitpenalty", "0");

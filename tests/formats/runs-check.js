@@ -25,7 +25,8 @@ function check(cond, what) {
 const unxml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
   .replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 let html = fs.readFileSync(file, 'utf8');
-if (format === 'moodle') html = unxml(html);
+// Moodle XML: HTML as CDATA sections, kept as they are; anything else escaped.
+if (format === 'moodle') html = html.split(/<!\[CDATA\[([^]*?)\]\]>/).map((p, i) => (i % 2 ? p : unxml(p))).join('');
 if (format === 'gift') html = html.replace(/\\([~=#{}:\\])/g, '$1');
 
 // runs.qz's claims, in the order its lab boxes show them.
