@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
 #include "interval.h"
 #include "runs.h"
 #include "scorm.h"
@@ -284,6 +285,8 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
             char id[2] = { emit_choice_id(i), '\0' };
             json_object_set_new(c, "id", json_string(id));
             json_object_set_new(c, "correct", json_boolean(ch->correct));
+            /* The share of the points picking it gives: the player sums them as Moodle does. */
+            json_object_set_new(c, "weight", num_json(grade_choice_weight(q, i)));
             json_object_set_new(c, "text", text_json(ch->text, ls));
             json_object_set_new(c, "because", text_json(ch->because, ls));
             json_array_append_new(choices, c);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
 #include "interval.h"
 #include "render.h"
 
@@ -70,9 +71,6 @@ static void weight(struct gift *g, double percent)
 
 static void choices(struct gift *g, const struct ast_question *q)
 {
-    size_t right = 0, wrong = 0;
-    for (size_t i = 0; i < q->choices.n; i++)
-        q->choices.items[i].correct ? right++ : wrong++;
     for (size_t i = 0; i < q->choices.n; i++) {
         const struct ast_choice *ch = &q->choices.items[i];
         put(g, "\t");
@@ -85,7 +83,7 @@ static void choices(struct gift *g, const struct ast_question *q)
         } else {
             /* The right choices share 100%, the wrong ones share -100%: all of them give 0. */
             put(g, "~");
-            weight(g, ch->correct ? 100.0 / (double)right : -100.0 / (double)wrong);
+            weight(g, 100 * grade_choice_weight(q, i));
         }
         flush_html(g);
         if (ch->because) {

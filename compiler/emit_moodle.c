@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
 #include "interval.h"
 #include "render.h"
 #include "xw.h"
@@ -111,20 +112,12 @@ static void answer(struct moodle *m, double fraction, const struct ast_text *t, 
 
 static void choices(struct moodle *m, const struct ast_question *q, bool shuffle)
 {
-    size_t right = 0, wrong = 0;
-    for (size_t i = 0; i < q->choices.n; i++)
-        q->choices.items[i].correct ? right++ : wrong++;
     element(m, "single", q->kind == Q_SINGLE ? "true" : "false");
     element(m, "shuffleanswers", shuffle ? "1" : "0");
     element(m, "answernumbering", "abc");
     for (size_t i = 0; i < q->choices.n; i++) {
         const struct ast_choice *ch = &q->choices.items[i];
-        double f;
-        if (q->kind == Q_SINGLE)
-            f = ch->correct ? 100 : 0;
-        else    /* the right choices share 100%, the wrong ones -100%: picking all gives 0 */
-            f = ch->correct ? 100.0 / (double)right : -100.0 / (double)wrong;
-        answer(m, f, ch->text, NULL, ch->because);
+        answer(m, 100 * grade_choice_weight(q, i), ch->text, NULL, ch->because);
     }
 }
 

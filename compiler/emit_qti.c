@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
 #include "interval.h"
 #include "lab_text.h"
 #include "qti.h"
@@ -173,16 +174,11 @@ static void declarations(struct item *it, const struct ast_question *q)
             attr(it, "lowerBound", "0");
             attr_num(it, "upperBound", q->extra->points);
         }
-        size_t right = 0, wrong = 0;
-        for (size_t i = 0; i < q->choices.n; i++)
-            q->choices.items[i].correct ? right++ : wrong++;
         switch (q->kind) {
         case Q_SINGLE:
         case Q_MULTIPLE:
             for (size_t i = 0; i < q->choices.n; i++) {
-                bool ok = q->choices.items[i].correct;
-                double v = q->kind == Q_SINGLE ? (ok ? q->extra->points : 0)
-                                               : ok ? q->extra->points / (double)right : -q->extra->points / (double)wrong;
+                double v = q->extra->points * grade_choice_weight(q, i);
                 choice_id(id, i);
                 map_entry(it, id, v, true);
             }

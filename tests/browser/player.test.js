@@ -1,7 +1,7 @@
 // player.test.js — the SCORM packages quizc writes, taken in headless Debian
 // chromium with scorm-again as the LMS (see run.sh, which builds the packages).
 //
-//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, lanjut12, lanjut2004, pipa12, pipa2004,
+//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, lanjut12, lanjut2004, pipa12, pipa2004, partial12, partial2004,
 //                    acak12, acak2004, hostile, silent
 //   QUIZC_ARTIFACTS  where screenshots go
 'use strict';
@@ -382,6 +382,55 @@ async function answerOneAndFinish(host, frame, data, v2004) {
   await frame.waitForSelector('#result .score');
   return host.evaluate(() => window.lmsLog);
 }
+
+/*
+ * A multiple question earns the weights of the picked choices, held to 0..1:
+ * the score the learner sees, the score and each interaction's result the
+ * LMS receives, as Moodle grades the same weights.
+ */
+async function partialCredit(version) {
+  const v2004 = version === '2004';
+  const F = v2004 ? scorm2004 : scorm12;
+  const data = quizData(`partial${version}`);
+  const multi = data.questions.find((q) => q.id === 'splits');
+  const right = multi.choices.filter((c) => c.correct), wrong = multi.choices.filter((c) => !c.correct);
+  assert.equal(right.length, 3);
+  const cases = [
+    { pick: [right[0], right[1]], share: 2 / 3, verdict: /Partly right: 67% of the points\./ },
+    { pick: [right[0], right[1], right[2], wrong[0]], share: 1 / 2, verdict: /Partly right: 50% of the points\./ },
+    { pick: [right[0], wrong[0]], share: 0, verdict: /^Not quite\.$/ },
+    { pick: [...right], share: 1, verdict: /^Correct\.$/ },
+  ];
+  for (const c of cases) {
+    const { page, frame } = await openInLms(version, `partial${version}`);
+    for (const x of c.pick) await frame.click(`#q-splits-${x.id}`);
+    await frame.click('#q-splits-check');
+    assert.match(await frame.$eval('#q-splits .feedback .verdict', (e) => e.textContent), c.verdict);
+    const ring = data.questions.find((q) => q.id === 'ring');
+    await frame.click(`#q-ring-${ring.choices.find((x) => x.correct).id}`);
+    await frame.click('#q-ring-check');
+    await frame.click('#finish');
+    await frame.waitForSelector('#result .score');
+    const log = await page.evaluate(() => window.lmsLog);
+    assert.deepEqual(page.errors, []);
+    for (const e of log) {
+      if (v2004 && e.call === 'GetValue' && e.error === '403' && e.key === 'cmi.scaled_passing_score') continue;
+      assert.equal(e.error, '0', `${e.call}(${e.key || ''}, ${e.value === undefined ? '' : e.value}) failed`);
+    }
+    const { values, inter } = digest(log);
+    const pct = Math.round(((2 * Math.round(c.share * 1e7) / 1e7 + 1) / 3) * 10000) / 100;
+    assert.equal(Number(values[v2004 ? 'cmi.score.raw' : 'cmi.core.score.raw']), pct, `score for ${c.pick.map((x) => x.id)}`);
+    const it = inter.find((x) => x.id === 'splits');
+    const result = c.share === 1 ? 'correct' : c.share === 0 ? (v2004 ? 'incorrect' : 'wrong') : String(Math.round(c.share * 1e7) / 1e7);
+    assert.equal(it.result, result);
+    assert.match(it.result, F.result);
+    assert.ok((await frame.$eval('#result .score', (e) => e.textContent)).includes(`${pct}%`));
+    await page.close();
+  }
+}
+
+test('SCORM 1.2: a multiple question gives partial credit as Moodle scores its weights', () => partialCredit('12'));
+test('SCORM 2004: a multiple question gives partial credit as Moodle scores its weights', () => partialCredit('2004'));
 
 test('SCORM 1.2: the API is found two frames up', async () => {
   const data = quizData('seed12');
