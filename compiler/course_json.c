@@ -266,7 +266,7 @@ static json_t *lab_json(const struct ast_question *q, const struct ast_labref *r
     return o;
 }
 
-static json_t *question_json(const struct ast_question *q, const struct langs *ls)
+static json_t *question_json(const struct ast_quiz *quiz, const struct ast_question *q, const struct langs *ls)
 {
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(q->id));
@@ -292,6 +292,8 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
             json_array_append_new(choices, c);
         }
         json_object_set_new(o, "choices", choices);
+        if (grade_all_or_nothing(quiz, q))   /* every right choice and no wrong one, or nothing */
+            json_object_set_new(o, "scoring", json_string("all-or-nothing"));
         break;
     }
     case Q_TRUEFALSE:
@@ -364,7 +366,7 @@ static json_t *course_json(const struct qz_course *c, const struct emit_opts *o)
     json_object_set_new(root, "passing", num_json(q->passing));
     json_t *qs = json_array();
     for (size_t i = 0; i < c->questions.n; i++)
-        json_array_append_new(qs, question_json(c->questions.items[i], &ls));
+        json_array_append_new(qs, question_json(q, c->questions.items[i], &ls));
     json_object_set_new(root, "questions", qs);
 
     if (ls.tags != und)

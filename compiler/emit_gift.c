@@ -196,6 +196,7 @@ int emit_gift(const struct qz_course *c, const struct emit_opts *o, struct membu
                      "GIFT holds questions only: the passing score %s%% is not carried (set it on the Moodle quiz)",
                      render_number(p, quiz->passing));
     }
+    grade_warn_all_or_nothing(d, c, "GIFT");
     put(&g, "// ");
     put(&g, quiz->id ? quiz->id : "quiz");
     put(&g, ": written by quizc for Moodle's question bank (Import, GIFT format).\n\n");

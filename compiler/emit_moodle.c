@@ -237,6 +237,7 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
                      "Moodle XML holds questions only: the passing score %s%% is not carried (set it on the Moodle quiz)",
                      render_number(p, quiz->passing));
     }
+    grade_warn_all_or_nothing(d, c, "Moodle XML");
     struct membuf doc = { 0 };
     struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xw_new(membuf_write, &doc, true) };
     xw_declaration(m.w);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "grading.h"
+#include "grading.h"
 #include "interval.h"
 #include "lab_text.h"
 #include "qti.h"
@@ -276,7 +277,8 @@ static void processing(struct item *it, const struct ast_question *q)
      * (qti-components does), and the template sets no feedback: it is named
      * only where the item has none.
      */
-    if (q->kind != Q_NUMERIC && !has_because(q) && !render_has_feedback(q))
+    bool whole = grade_all_or_nothing(it->r->quiz, q);
+    if (q->kind != Q_NUMERIC && !whole && !has_because(q) && !render_has_feedback(q))
         attr(it, "template", MAP_RESPONSE);
     start(it, "responseCondition");
     start(it, "responseIf");
@@ -310,11 +312,28 @@ static void processing(struct item *it, const struct ast_question *q)
         base_num(it, 0);
         end(it);
         end(it);
+        if (whole) {    /* all or nothing: the points for exactly the right choices */
+            start(it, "responseElseIf");
+            start(it, "match");
+            variable(it, "RESPONSE");
+            start(it, "correct");
+            attr(it, "identifier", "RESPONSE");
+            end(it);
+            end(it);
+            set_outcome(it, "SCORE");
+            base_num(it, q->extra->points);
+            end(it);
+            end(it);
+        }
         start(it, "responseElse");
         set_outcome(it, "SCORE");
-        start(it, "mapResponse");
-        attr(it, "identifier", "RESPONSE");
-        end(it);
+        if (whole) {
+            base_num(it, 0);
+        } else {
+            start(it, "mapResponse");
+            attr(it, "identifier", "RESPONSE");
+            end(it);
+        }
         end(it);
         end(it);
     }

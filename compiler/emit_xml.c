@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "grading.h"
 #include "interval.h"
 #include "runs.h"
 #include "xw.h"
@@ -412,6 +413,8 @@ static void write_question(struct emitter *e, const struct ast_question *q)
     attr(e, "kind", ast_qkind_name(q->kind));
     attr(e, "id", q->id ? q->id : "");
     attr_num(e, "points", q->extra->points);
+    if (grade_all_or_nothing(e->quiz, q))
+        attr(e, "scoring", "all-or-nothing");
     write_text(e, "prompt", q->prompt, "the prompt");
 
     switch (q->kind) {

@@ -179,10 +179,15 @@
    * The share of q's points the learner's answer earns, 0 to 1.  A choice
    * question sums the weights quizc wrote for the picked choices, held to
    * 0..1 (Moodle's rule for the same weights), to 7 digits as Moodle keeps
-   * them; every other kind is right (1) or not (0).
+   * them, unless quizc wrote that it scores all or nothing; every other kind
+   * is right (1) or not (0).
    */
   function credit(q) {
     var a = state.answers[q.id];
+    if (q.kind === 'multiple' && q.scoring === 'all-or-nothing') {
+      var all = Array.isArray(a) && q.choices.every(function (c) { return c.correct === (a.indexOf(c.id) >= 0); });
+      return all ? 1 : 0;
+    }
     if (q.kind === 'single' || q.kind === 'multiple') {
       var picked = q.kind === 'single' ? [a] : Array.isArray(a) ? a : [];
       var sum = 0;
@@ -318,10 +323,10 @@
     }).join(' ');
   }
 
+  /* Whether q's answer may be shown now: after checking it (immediate) or submitting the attempt; never with `never`. */
   function showFeedback(q) {
     if (DATA.feedback === 'never') return false;
-    if (DATA.feedback === 'immediate') return !!state.checked[q.id];
-    return state.done;
+    return state.done || (DATA.feedback === 'immediate' && !!state.checked[q.id]);
   }
 
   function langSwitch() {
@@ -459,14 +464,23 @@
       var pre = el('pre', 'command');
       pre.appendChild(el('code', null, lab.command));
       sec.appendChild(pre);
+      /*
+       * The claims state the answer ("fits ... equal to 0"), and a run checked
+       * against them would let a learner probe for it: they, what a machine
+       * measured and the own-run check wait for the quiz's feedback timing,
+       * as the feedback GIFT, Moodle XML and QTI show after answering does.
+       */
+      if (!showFeedback(q)) {
+        box.appendChild(sec);
+        return;
+      }
       if (lab.expects.length) {
         sec.appendChild(el('p', null, t('expect')));
         var ul = el('ul');
         lab.expects.forEach(function (x) { ul.appendChild(QuizLabBox.expectItem(boxHelpers, x)); });
         sec.appendChild(ul);
       }
-      /* What a machine measured, when the quiz's feedback timing shows answers now. */
-      if (lab.run && showFeedback(q)) sec.appendChild(QuizLabBox.recorded(boxHelpers, q, lab, id + '-run'));
+      if (lab.run) sec.appendChild(QuizLabBox.recorded(boxHelpers, q, lab, id + '-run'));
       if (lab.expects.length) sec.appendChild(QuizLabBox.ownRun(boxHelpers, q, lab, id + '-own', ownRuns));
       box.appendChild(sec);
     });

@@ -384,9 +384,10 @@ async function answerOneAndFinish(host, frame, data, v2004) {
 }
 
 /*
- * A multiple question earns the weights of the picked choices, held to 0..1:
- * the score the learner sees, the score and each interaction's result the
- * LMS receives, as Moodle grades the same weights.
+ * A multiple question earns the weights of the picked choices, held to 0..1,
+ * or all or nothing when its quiz says so: the score the learner sees, the
+ * score and each interaction's result the LMS receives, as Moodle grades
+ * the same weights and QTI scores the same items.
  */
 async function partialCredit(version) {
   const v2004 = version === '2004';
@@ -406,6 +407,10 @@ async function partialCredit(version) {
     for (const x of c.pick) await frame.click(`#q-splits-${x.id}`);
     await frame.click('#q-splits-check');
     assert.match(await frame.$eval('#q-splits .feedback .verdict', (e) => e.textContent), c.verdict);
+    // whole scores all or nothing: one of its two right choices earns 0.
+    await frame.click('#q-whole-a');
+    await frame.click('#q-whole-check');
+    assert.match(await frame.$eval('#q-whole .feedback .verdict', (e) => e.textContent), /^Not quite\.$/);
     const ring = data.questions.find((q) => q.id === 'ring');
     await frame.click(`#q-ring-${ring.choices.find((x) => x.correct).id}`);
     await frame.click('#q-ring-check');
@@ -418,8 +423,10 @@ async function partialCredit(version) {
       assert.equal(e.error, '0', `${e.call}(${e.key || ''}, ${e.value === undefined ? '' : e.value}) failed`);
     }
     const { values, inter } = digest(log);
-    const pct = Math.round(((2 * Math.round(c.share * 1e7) / 1e7 + 1) / 3) * 10000) / 100;
+    // splits 2 points, whole 1, ring 1.
+    const pct = Math.round(((2 * Math.round(c.share * 1e7) / 1e7 + 0 + 1) / 4) * 10000) / 100;
     assert.equal(Number(values[v2004 ? 'cmi.score.raw' : 'cmi.core.score.raw']), pct, `score for ${c.pick.map((x) => x.id)}`);
+    assert.equal(inter.find((x) => x.id === 'whole').result, v2004 ? 'incorrect' : 'wrong');
     const it = inter.find((x) => x.id === 'splits');
     const result = c.share === 1 ? 'correct' : c.share === 0 ? (v2004 ? 'incorrect' : 'wrong') : String(Math.round(c.share * 1e7) / 1e7);
     assert.equal(it.result, result);
@@ -429,8 +436,8 @@ async function partialCredit(version) {
   }
 }
 
-test('SCORM 1.2: a multiple question gives partial credit as Moodle scores its weights', () => partialCredit('12'));
-test('SCORM 2004: a multiple question gives partial credit as Moodle scores its weights', () => partialCredit('2004'));
+test('SCORM 1.2: a multiple question gives partial credit as Moodle scores its weights, or all or nothing', () => partialCredit('12'));
+test('SCORM 2004: a multiple question gives partial credit as Moodle scores its weights, or all or nothing', () => partialCredit('2004'));
 
 test('SCORM 1.2: the API is found two frames up', async () => {
   const data = quizData('seed12');
@@ -504,12 +511,14 @@ test('with no LMS, opened from disk, the package is a working preview; screensho
   const s1 = data.questions[0];
   assert.equal(await page.$eval('#q-s1 .command code', (e) => e.textContent), s1.labs[0].command);
   assert.equal(s1.labs[0].command, 'labrun labs/pipe --stages 4 --microbatches 16 --schedule gpipe');
-  assert.match(await page.$eval('#q-s1 .lab li', (e) => e.textContent), /bubble_fraction.*0\.2/);
   assert.equal(await page.$eval('#q-s1 .snippet code', (e) => e.textContent), s1.snippets[0].code);
   assert.ok(s1.snippets[0].code.length > 0);
+  // The claim, which tells the answer, once the answer is checked.
+  assert.equal(await page.$('#q-s1 .lab li'), null);
   const right = s1.choices.find((c) => c.correct).id;
   await page.click(`#q-s1-${right}`);
   await page.click('#q-s1-check');
+  assert.match(await page.$eval('#q-s1 .lab li', (e) => e.textContent), /bubble_fraction.*0\.2/);
   await page.click('#q-m1-a');
   await page.click('#q-m1-c');
   await page.click('#q-m1-check');
