@@ -240,7 +240,7 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
         return;
     }
     struct src_loc kw = ast_answer_loc(q);
-    if (a->kind == NUM_RANGE && a->lo.num > a->hi.num)
+    if (a->kind == NUM_RANGE && qz_value_number(&a->lo) > qz_value_number(&a->hi))
         diag_error(k->d, has_loc(&a->lo.loc) ? &a->lo.loc : &kw,
                    "numeric range %s..%s is empty: its low end is above its high end",
                    num_text(b1, sizeof b1, &a->lo, a->lo.num), num_text(b2, sizeof b2, &a->hi, a->hi.num));
@@ -248,6 +248,11 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
         diag_error(k->d, has_loc(&a->tolerance.loc) ? &a->tolerance.loc : &kw,
                    "tolerance must not be negative, got %s",
                    num_text(b1, sizeof b1, &a->tolerance, a->tolerance.num));
+    /* A percentage of 0 is 0: the author meant some other tolerance. */
+    if (a->kind == NUM_TOLERANCE && a->tolerance.percent && a->tolerance.num != 0 && qz_value_number(&a->value) == 0)
+        diag_warning(k->d, has_loc(&a->tolerance.loc) ? &a->tolerance.loc : &kw,
+                     "%s of 0 is 0, so only 0 is right; write an absolute tolerance such as `within 0.01`",
+                     num_text(b1, sizeof b1, &a->tolerance, a->tolerance.num));
     check_text(k, a->unit, "unit");
 }
 

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
+#include "interval.h"
 #include "runs.h"
 #include "scorm.h"
 
@@ -142,7 +144,7 @@ static void param_entry(void *ctx, const struct ast_param *p, const char *value)
 
 /*
  * The answer key a `within X of answer` claim is judged against, as
- * labrun --verify takes it (verify_expect.c): the range, or the value.
+ * labrun --verify takes it (claim.c): the range, or the value.
  */
 static json_t *answer_key(const struct ast_question *q)
 {
@@ -246,8 +248,17 @@ static json_t *lab_json(const struct ast_question *q, const struct ast_labref *r
         if (m && m->unit)
             json_object_set_new(x, "unit", json_string(m->unit));
         json_object_set_new(x, "op", json_string(ast_cmp_name(e->op)));
-        if (e->op == CMP_WITHIN)
-            json_object_set_new(x, "tolerance", value_json(&e->tolerance));
+        if (e->op == CMP_WITHIN) {
+            /* The tolerance as written, for the text; the interval it works out to, for the rule. */
+            json_object_set_new(x, "tolerance", num_json(e->tolerance.num));
+            if (e->tolerance.percent)
+                json_object_set_new(x, "percent", json_true());
+            struct qz_interval in = qz_within_interval(e, q->kind == Q_NUMERIC ? q->numeric : NULL);
+            if (!e->of_answer || (q->kind == Q_NUMERIC && q->has_answer)) {
+                json_object_set_new(x, "lo", num_json(in.lo));
+                json_object_set_new(x, "hi", num_json(in.hi));
+            }
+        }
         if (e->of_answer) {
             json_object_set_new(x, "of_answer", json_true());
             json_object_set_new(x, "answer", answer_key(q));
@@ -259,7 +270,7 @@ static json_t *lab_json(const struct ast_question *q, const struct ast_labref *r
     return o;
 }
 
-static json_t *question_json(const struct ast_question *q, const struct langs *ls)
+static json_t *question_json(const struct ast_quiz *quiz, const struct ast_question *q, const struct langs *ls)
 {
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(q->id));
@@ -278,11 +289,15 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
             char id[2] = { emit_choice_id(i), '\0' };
             json_object_set_new(c, "id", json_string(id));
             json_object_set_new(c, "correct", json_boolean(ch->correct));
+            /* The share of the points picking it gives: the player sums them as Moodle does. */
+            json_object_set_new(c, "weight", num_json(grade_choice_weight(q, i)));
             json_object_set_new(c, "text", text_json(ch->text, ls));
             json_object_set_new(c, "because", text_json(ch->because, ls));
             json_array_append_new(choices, c);
         }
         json_object_set_new(o, "choices", choices);
+        if (grade_all_or_nothing(quiz, q))   /* every right choice and no wrong one, or nothing */
+            json_object_set_new(o, "scoring", json_string("all-or-nothing"));
         break;
     }
     case Q_TRUEFALSE:
@@ -290,20 +305,12 @@ static json_t *question_json(const struct ast_question *q, const struct langs *l
         break;
     case Q_NUMERIC: {
         const struct ast_numeric *n = q->numeric;
-        double lo, hi, key;
-        if (n->kind == NUM_RANGE) {
-            lo = n->lo.num;
-            hi = n->hi.num;
-            key = (lo + hi) / 2;
-        } else {
-            key = n->value.num;
-            double tol = n->kind == NUM_TOLERANCE ? fabs(n->tolerance.num) : 0;
-            lo = key - tol;
-            hi = key + tol;
-        }
+        struct qz_interval in = qz_answer_interval(n), key = qz_answer_key(n);
+        double lo = in.lo, hi = in.hi;
+        double k = n->kind == NUM_RANGE ? (key.lo + key.hi) / 2 : key.lo;
         json_object_set_new(o, "min", num_json(lo));
         json_object_set_new(o, "max", num_json(hi));
-        json_object_set_new(o, "answer", num_json(key));
+        json_object_set_new(o, "answer", num_json(k));
         json_object_set_new(o, "unit", text_json(q->numeric->unit, ls));
         break;
     }
@@ -363,7 +370,7 @@ static json_t *course_json(const struct qz_course *c, const struct emit_opts *o)
     json_object_set_new(root, "passing", num_json(q->passing));
     json_t *qs = json_array();
     for (size_t i = 0; i < c->questions.n; i++)
-        json_array_append_new(qs, question_json(c->questions.items[i], &ls));
+        json_array_append_new(qs, question_json(q, c->questions.items[i], &ls));
     json_object_set_new(root, "questions", qs);
 
     if (ls.tags != und)

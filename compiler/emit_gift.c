@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
+#include "interval.h"
 #include "render.h"
 
 struct gift {
@@ -69,9 +71,6 @@ static void weight(struct gift *g, double percent)
 
 static void choices(struct gift *g, const struct ast_question *q)
 {
-    size_t right = 0, wrong = 0;
-    for (size_t i = 0; i < q->choices.n; i++)
-        q->choices.items[i].correct ? right++ : wrong++;
     for (size_t i = 0; i < q->choices.n; i++) {
         const struct ast_choice *ch = &q->choices.items[i];
         put(g, "\t");
@@ -84,7 +83,7 @@ static void choices(struct gift *g, const struct ast_question *q)
         } else {
             /* The right choices share 100%, the wrong ones share -100%: all of them give 0. */
             put(g, "~");
-            weight(g, ch->correct ? 100.0 / (double)right : -100.0 / (double)wrong);
+            weight(g, 100 * grade_choice_weight(q, i));
         }
         flush_html(g);
         if (ch->because) {
@@ -106,23 +105,25 @@ static void accepted(struct gift *g, const char *raw)
     flush_html(g);
 }
 
+/* GIFT's numeric answers: exact, value:absolute tolerance (a percentage worked out), lo..hi. */
 static void numeric(struct gift *g, const struct ast_numeric *n)
 {
     char a[RENDER_NUM_MAX], b[RENDER_NUM_MAX];
+    struct qz_interval key = qz_answer_key(n);
     put(g, "#");
     switch (n->kind) {
     case NUM_EXACT:
-        put(g, render_number(a, n->value.num));
+        put(g, render_number(a, key.lo));
         break;
     case NUM_TOLERANCE:
-        put(g, render_number(a, n->value.num));
+        put(g, render_number(a, key.lo));
         put(g, ":");
-        put(g, render_number(b, n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num));
+        put(g, render_number(b, qz_tolerance_at(&n->tolerance, key.lo)));
         break;
     case NUM_RANGE:
-        put(g, render_number(a, n->lo.num));
+        put(g, render_number(a, key.lo));
         put(g, "..");
-        put(g, render_number(b, n->hi.num));
+        put(g, render_number(b, key.hi));
         break;
     }
 }
@@ -139,8 +140,7 @@ static void question(struct gift *g, const struct ast_question *q, struct diag *
     put(g, "::");
     put(g, q->id);
     put(g, "::[html]");
-    render_text(&g->r, &g->html, q->prompt);
-    render_unit(&g->r, &g->html, q);
+    render_prompt(&g->r, &g->html, q);
     flush_html(g);
     put(g, "{");
     switch (q->kind) {
@@ -196,6 +196,7 @@ int emit_gift(const struct qz_course *c, const struct emit_opts *o, struct membu
                      "GIFT holds questions only: the passing score %s%% is not carried (set it on the Moodle quiz)",
                      render_number(p, quiz->passing));
     }
+    grade_warn_all_or_nothing(d, c, "GIFT");
     put(&g, "// ");
     put(&g, quiz->id ? quiz->id : "quiz");
     put(&g, ": written by quizc for Moodle's question bank (Import, GIFT format).\n\n");

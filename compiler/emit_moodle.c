@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
+#include "interval.h"
 #include "render.h"
 #include "xw.h"
 
@@ -50,10 +52,18 @@ static void element_num(struct moodle *m, const char *name, double x)
     element(m, name, render_number(buf, x));
 }
 
-/* <text> with what was rendered into m->html, which is then emptied. */
+/*
+ * <text> with what was rendered into m->html, which is then emptied.  As
+ * CDATA, as Moodle's own export writes it: Moodle's XML reader drops a run
+ * of character data that is only white space, so the space between
+ * `</em>` and `— dan` in escaped text would be lost.
+ */
 static void html_text(struct moodle *m)
 {
-    element(m, "text", m->html.data ? (const char *)m->html.data : "");
+    start(m, "text");
+    if (m->html.len)
+        xw_cdata(m->w, (const char *)m->html.data);
+    end(m);
     m->html.len = 0;
     if (m->html.data)
         m->html.data[0] = '\0';
@@ -102,20 +112,12 @@ static void answer(struct moodle *m, double fraction, const struct ast_text *t, 
 
 static void choices(struct moodle *m, const struct ast_question *q, bool shuffle)
 {
-    size_t right = 0, wrong = 0;
-    for (size_t i = 0; i < q->choices.n; i++)
-        q->choices.items[i].correct ? right++ : wrong++;
     element(m, "single", q->kind == Q_SINGLE ? "true" : "false");
     element(m, "shuffleanswers", shuffle ? "1" : "0");
     element(m, "answernumbering", "abc");
     for (size_t i = 0; i < q->choices.n; i++) {
         const struct ast_choice *ch = &q->choices.items[i];
-        double f;
-        if (q->kind == Q_SINGLE)
-            f = ch->correct ? 100 : 0;
-        else    /* the right choices share 100%, the wrong ones -100%: picking all gives 0 */
-            f = ch->correct ? 100.0 / (double)right : -100.0 / (double)wrong;
-        answer(m, f, ch->text, NULL, ch->because);
+        answer(m, 100 * grade_choice_weight(q, i), ch->text, NULL, ch->because);
     }
 }
 
@@ -123,12 +125,13 @@ static void numerical(struct moodle *m, const struct ast_question *q)
 {
     const struct ast_numeric *n = q->numeric;
     double key, tol;
+    struct qz_interval k = qz_answer_key(n);
     if (n->kind == NUM_RANGE) {     /* Moodle's answers are a value and a tolerance: the middle and half the width */
-        key = render_round((n->lo.num + n->hi.num) / 2);
-        tol = render_round((n->hi.num - n->lo.num) / 2);
-    } else {
-        key = n->value.num;
-        tol = n->kind == NUM_TOLERANCE ? (n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num) : 0;
+        key = render_round((k.lo + k.hi) / 2);
+        tol = render_round((k.hi - k.lo) / 2);
+    } else {                        /* a percentage worked out to the absolute tolerance Moodle takes */
+        key = k.lo;
+        tol = n->kind == NUM_TOLERANCE ? render_round(qz_tolerance_at(&n->tolerance, key)) : 0;
     }
     char buf[RENDER_NUM_MAX];
     start(m, "answer");
@@ -142,8 +145,11 @@ static void numerical(struct moodle *m, const struct ast_question *q)
     end(m);
     end(m);
     /*
-     * The unit is shown, not graded: units are not asked for (showunits 3),
-     * and the unit with multiplier 1 is displayed beside the answer box.
+     * The learner reads the unit in the question text, in each language (the
+     * "Unit: …" line render_prompt writes).  Moodle's own unit handling is
+     * off: no unit field is shown (showunits 3) and none is graded
+     * (unitgradingtype 0); <units> keeps the unit, in the quiz's first
+     * language, with multiplier 1 for Moodle's record of the question.
      */
     element(m, "unitgradingtype", "0");
     element(m, "unitpenalty", "0");
@@ -174,9 +180,7 @@ static void question(struct moodle *m, const struct ast_question *q, bool shuffl
     start(m, "name");
     element(m, "text", q->id);
     end(m);
-    render_text(&m->r, &m->html, q->prompt);
-    if (q->kind == Q_NUMERIC && q->numeric->unit)
-        render_unit(&m->r, &m->html, q);
+    render_prompt(&m->r, &m->html, q);
     html_element(m, "questiontext");
     render_feedback(&m->r, &m->html, q);
     html_element(m, "generalfeedback");
@@ -233,6 +237,7 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
                      "Moodle XML holds questions only: the passing score %s%% is not carried (set it on the Moodle quiz)",
                      render_number(p, quiz->passing));
     }
+    grade_warn_all_or_nothing(d, c, "Moodle XML");
     struct membuf doc = { 0 };
     struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xw_new(membuf_write, &doc, true) };
     xw_declaration(m.w);

@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grading.h"
+#include "grading.h"
+#include "interval.h"
 #include "lab_text.h"
 #include "qti.h"
 #include "xw.h"
@@ -119,19 +122,13 @@ static void outcome(struct item *it, const char *id, const char *card, const cha
     end(it);
 }
 
-/* The accepted interval of a numeric answer. */
+/* The accepted interval of a numeric answer (interval.c), and the key shown as correct. */
 static void bounds(const struct ast_numeric *n, double *lo, double *hi, double *key)
 {
-    if (n->kind == NUM_RANGE) {
-        *lo = n->lo.num;
-        *hi = n->hi.num;
-        *key = render_round((*lo + *hi) / 2);
-        return;
-    }
-    double tol = n->kind == NUM_TOLERANCE ? (n->tolerance.num < 0 ? -n->tolerance.num : n->tolerance.num) : 0;
-    *key = n->value.num;
-    *lo = render_round(*key - tol);
-    *hi = render_round(*key + tol);
+    struct qz_interval in = qz_answer_interval(n), k = qz_answer_key(n);
+    *key = n->kind == NUM_RANGE ? render_round((k.lo + k.hi) / 2) : k.lo;
+    *lo = n->kind == NUM_RANGE ? in.lo : render_round(in.lo);
+    *hi = n->kind == NUM_RANGE ? in.hi : render_round(in.hi);
 }
 
 static bool has_because(const struct ast_question *q)
@@ -178,16 +175,11 @@ static void declarations(struct item *it, const struct ast_question *q)
             attr(it, "lowerBound", "0");
             attr_num(it, "upperBound", q->extra->points);
         }
-        size_t right = 0, wrong = 0;
-        for (size_t i = 0; i < q->choices.n; i++)
-            q->choices.items[i].correct ? right++ : wrong++;
         switch (q->kind) {
         case Q_SINGLE:
         case Q_MULTIPLE:
             for (size_t i = 0; i < q->choices.n; i++) {
-                bool ok = q->choices.items[i].correct;
-                double v = q->kind == Q_SINGLE ? (ok ? q->extra->points : 0)
-                                               : ok ? q->extra->points / (double)right : -q->extra->points / (double)wrong;
+                double v = q->extra->points * grade_choice_weight(q, i);
                 choice_id(id, i);
                 map_entry(it, id, v, true);
             }
@@ -285,7 +277,8 @@ static void processing(struct item *it, const struct ast_question *q)
      * (qti-components does), and the template sets no feedback: it is named
      * only where the item has none.
      */
-    if (q->kind != Q_NUMERIC && !has_because(q) && !render_has_feedback(q))
+    bool whole = grade_all_or_nothing(it->r->quiz, q);
+    if (q->kind != Q_NUMERIC && !whole && !has_because(q) && !render_has_feedback(q))
         attr(it, "template", MAP_RESPONSE);
     start(it, "responseCondition");
     start(it, "responseIf");
@@ -319,11 +312,28 @@ static void processing(struct item *it, const struct ast_question *q)
         base_num(it, 0);
         end(it);
         end(it);
+        if (whole) {    /* all or nothing: the points for exactly the right choices */
+            start(it, "responseElseIf");
+            start(it, "match");
+            variable(it, "RESPONSE");
+            start(it, "correct");
+            attr(it, "identifier", "RESPONSE");
+            end(it);
+            end(it);
+            set_outcome(it, "SCORE");
+            base_num(it, q->extra->points);
+            end(it);
+            end(it);
+        }
         start(it, "responseElse");
         set_outcome(it, "SCORE");
-        start(it, "mapResponse");
-        attr(it, "identifier", "RESPONSE");
-        end(it);
+        if (whole) {
+            base_num(it, 0);
+        } else {
+            start(it, "mapResponse");
+            attr(it, "identifier", "RESPONSE");
+            end(it);
+        }
         end(it);
         end(it);
     }

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "emit.h"
+#include "grading.h"
+#include "interval.h"
 #include "runs.h"
 #include "xw.h"
 
@@ -117,6 +119,25 @@ static void attr_num(struct emitter *e, const char *name, double x)
 {
     char buf[FMT_NUMBER_MAX];
     attr(e, name, fmt_number(buf, x));
+}
+
+/* A tolerance as written: tolerance="0.01", or tolerance-percent="5" for `within 5%`. */
+static void tolerance_attrs(struct emitter *e, const struct ast_value *tol)
+{
+    attr_num(e, tol->percent ? "tolerance-percent" : "tolerance", fabs(tol->num));
+}
+
+/* The interval a percentage works out to (interval.c): min="…" max="…". */
+static void interval_attrs(struct emitter *e, struct qz_interval in)
+{
+    attr_num(e, "min", in.lo);
+    attr_num(e, "max", in.hi);
+}
+
+/* Whether q has a numeric answer key for a `within … of answer` claim. */
+static bool has_key(const struct ast_question *q)
+{
+    return q->kind == Q_NUMERIC && q->has_answer;
 }
 
 static void element(struct emitter *e, const char *name, const char *content)
@@ -295,7 +316,7 @@ static void write_run(struct emitter *e, const struct qz_run *r)
     end(e);
 }
 
-static void write_lab(struct emitter *e, const struct ast_labref *ref)
+static void write_lab(struct emitter *e, const struct ast_question *q, const struct ast_labref *ref)
 {
     start(e, "lab");
     attr(e, "name", ref->name);
@@ -337,13 +358,15 @@ static void write_lab(struct emitter *e, const struct ast_labref *ref)
         start(e, "expect");
         attr(e, "metric", x->metric);
         attr(e, "op", ast_cmp_word(x->op));
-        /* A claim's numbers as --verify reads them (a percentage is hundredths). */
+        /* A claim's numbers as --verify reads them: a percentage value is a fraction. */
         if (x->op == CMP_WITHIN)
-            attr_num(e, "tolerance", qz_value_number(&x->tolerance));
+            tolerance_attrs(e, &x->tolerance);
         if (x->of_answer)
             attr(e, "of", "answer");
         else
             attr_num(e, "value", qz_value_number(&x->value));
+        if (x->op == CMP_WITHIN && x->tolerance.percent && (!x->of_answer || has_key(q)))
+            interval_attrs(e, qz_within_interval(x, x->of_answer ? q->numeric : NULL));
         if (m && m->unit)
             attr(e, "unit", m->unit);
         if (m && m->help)
@@ -390,6 +413,8 @@ static void write_question(struct emitter *e, const struct ast_question *q)
     attr(e, "kind", ast_qkind_name(q->kind));
     attr(e, "id", q->id ? q->id : "");
     attr_num(e, "points", q->extra->points);
+    if (grade_all_or_nothing(e->quiz, q))
+        attr(e, "scoring", "all-or-nothing");
     write_text(e, "prompt", q->prompt, "the prompt");
 
     switch (q->kind) {
@@ -407,13 +432,15 @@ static void write_question(struct emitter *e, const struct ast_question *q)
         start(e, "answer");
         if (a->kind == NUM_RANGE) {
             attr(e, "kind", "range");
-            attr_num(e, "min", a->lo.num);
-            attr_num(e, "max", a->hi.num);
+            interval_attrs(e, qz_answer_key(a));
         } else {
             attr(e, "kind", a->kind == NUM_EXACT ? "exact" : "tolerance");
-            attr_num(e, "value", a->value.num);
-            if (a->kind == NUM_TOLERANCE)
-                attr_num(e, "tolerance", a->tolerance.num);
+            attr_num(e, "value", qz_value_number(&a->value));
+            if (a->kind == NUM_TOLERANCE) {
+                tolerance_attrs(e, &a->tolerance);
+                if (a->tolerance.percent)
+                    interval_attrs(e, qz_answer_interval(a));
+            }
         }
         end(e);
         write_text(e, "unit", q->numeric->unit, "the unit");
@@ -429,7 +456,7 @@ static void write_question(struct emitter *e, const struct ast_question *q)
     }
     write_text(e, "explain", q->explain, "the explanation");
     for (size_t i = 0; i < q->extra->labs.n; i++)
-        write_lab(e, &q->extra->labs.items[i]);
+        write_lab(e, q, &q->extra->labs.items[i]);
     for (size_t i = 0; i < q->extra->snippets.n; i++)
         write_snippet(e, &q->extra->snippets.items[i]);
     end(e);

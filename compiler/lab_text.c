@@ -69,8 +69,11 @@ char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, c
     const struct ast_metric *m = ref->def ? qz_lab_metric(ref->def, x->metric) : NULL;
     char *op;
     if (x->op == CMP_WITHIN) {
-        char *tol = num_text(qz_value_number(&x->tolerance));
+        /* The tolerance as written: `within 5%` reads "within 5%", not a fraction. */
+        char *n = num_text(x->tolerance.num);
+        char *tol = x->tolerance.percent ? xasprintf("%s%%", n) : xstrdup(n);
         op = xasprintf(tables[t].op[CMP_WITHIN], tol);
+        free(n);
         free(tol);
     } else {
         op = xstrdup(tables[t].op[x->op]);

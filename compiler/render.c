@@ -240,9 +240,13 @@ double render_round(double x)
     return strtod(buf, NULL);
 }
 
-static void unit_in(struct render *r, struct membuf *b, const void *what, const char *lang)
+/* The prompt, then a numeric question's unit as a paragraph, "Unit: fraction". */
+static void prompt_in(struct render *r, struct membuf *b, const void *what, const char *lang)
 {
     const struct ast_question *q = what;
+    render_tr(r, b, ast_text_get(q->prompt, lang));
+    if (q->kind != Q_NUMERIC || !q->numeric->unit)
+        return;
     put(b, "<p>");
     render_escaped(r, b, labtext_word(LABTEXT_UNIT, lang));
     put(b, ": ");
@@ -250,8 +254,14 @@ static void unit_in(struct render *r, struct membuf *b, const void *what, const 
     put(b, "</p>");
 }
 
-void render_unit(struct render *r, struct membuf *b, const struct ast_question *q)
+/*
+ * One span per language for the two: Moodle's multi-language filter takes
+ * spans that follow each other as one group and keeps one span per
+ * language, so a prompt's spans followed by the unit's lost the prompt.
+ */
+void render_prompt(struct render *r, struct membuf *b, const struct ast_question *q)
 {
-    if (q->kind == Q_NUMERIC && q->numeric->unit)
-        each_lang(r, b, unit_in, q, false);
+    bool unit = q->kind == Q_NUMERIC && q->numeric->unit;
+    if (q->prompt || unit)
+        each_lang(r, b, prompt_in, q, !unit && (!q->prompt || q->prompt->neutral));
 }

@@ -70,10 +70,11 @@ const char *render_number(char buf[RENDER_NUM_MAX], double x);
 double render_round(double x);
 
 /*
- * Append the unit of a numeric question as a paragraph, "Unit: fraction",
- * for formats with no place of their own for it.  Nothing without a unit.
+ * Append q's prompt and, for a numeric question with a unit, the unit as a
+ * paragraph ("Unit: fraction"), for formats with no place of their own for
+ * it: in r->lang, or one multi-language span per language holding both.
  */
-void render_unit(struct render *r, struct membuf *b, const struct ast_question *q);
+void render_prompt(struct render *r, struct membuf *b, const struct ast_question *q);
 
 /* The plain text of t in render_lang(r) (titles).  A new string. */
 char *render_plain(const struct render *r, const struct ast_text *t);

@@ -1,7 +1,7 @@
 /*
  * render_runs.c — a recorded run as the player's lab box shows it
  * (labbox.js, recorded()): the same pieces, in the same order and words
- * (lab_text.c), less the timeline.  Claims are judged by verify_expect,
+ * (lab_text.c), less the timeline.  Claims are judged by qz_claim_holds,
  * labrun --verify's own judge, so a box never disagrees with the table.
  */
 #include <math.h>
@@ -12,7 +12,7 @@
 #include "lab_text.h"
 #include "render_runs.h"
 #include "runs.h"
-#include "verify.h"
+#include "claim.h"
 
 static void put(struct membuf *b, const char *s)
 {
@@ -100,7 +100,7 @@ static void claim_item(struct render *r, struct membuf *b, const struct ast_ques
     const struct qz_run_metric *m = metric_of(ref->run, x->metric);
     double v = m && m->known ? m->value : NAN;
     char expected[160];
-    bool pass = m && failed == 0 && verify_expect(x, q, v, expected, sizeof expected);
+    bool pass = m && failed == 0 && qz_claim_holds(x, q, v, expected, sizeof expected);
     put(b, "<li><strong>");
     render_escaped(r, b, labtext_word(pass ? LABTEXT_PASS : LABTEXT_FAIL, lang));
     put(b, "</strong> <code>");

@@ -212,6 +212,21 @@ void xw_raw(struct xw *w, const char *s)
     puts_(w, s);
 }
 
+void xw_cdata(struct xw *w, const char *s)
+{
+    close_start(w, false);
+    if (layout(w))
+        w->doindent = false;
+    put(w, "<![CDATA[", 9);
+    /* "]]>" would end the section: end it after "]]" and open another for ">". */
+    for (const char *p; (p = strstr(s, "]]>")) != NULL; s = p + 2) {
+        put(w, s, (size_t)(p + 2 - s));
+        put(w, "]]><![CDATA[", 12);
+    }
+    puts_(w, s);
+    put(w, "]]>", 3);
+}
+
 void xw_comment(struct xw *w, const char *text)
 {
     if (w->depth > 0) {

@@ -33,6 +33,12 @@ void xw_attr(struct xw *w, const char *name, const char *value);
 void xw_text(struct xw *w, const char *s);
 /* Markup the caller has made well-formed, written as it is where text would go. */
 void xw_raw(struct xw *w, const char *s);
+/*
+ * s as one CDATA section where text would go (a "]]>" in s split across two
+ * sections): a reader gets s whole, its white space included.  s holds no
+ * character XML forbids.
+ */
+void xw_cdata(struct xw *w, const char *s);
 /* <!--text--> at the top of the document (before its root element), on a line of its own. */
 void xw_comment(struct xw *w, const char *text);
 void xw_end(struct xw *w);

@@ -62,6 +62,19 @@ void xw_raw(struct xw *w, const char *s)
     xmlTextWriterWriteRaw(cur(w), BAD_CAST s);
 }
 
+void xw_cdata(struct xw *w, const char *s)
+{
+    /* libxml2's CDATA writer leaves a "]]>" in s as it is: split it as xw.c does. */
+    xmlTextWriterStartCDATA(cur(w));
+    for (const char *p; (p = strstr(s, "]]>")) != NULL; s = p + 2) {
+        xmlTextWriterWriteFormatRaw(cur(w), "%.*s", (int)(p + 2 - s), s);
+        xmlTextWriterEndCDATA(cur(w));
+        xmlTextWriterStartCDATA(cur(w));
+    }
+    xmlTextWriterWriteRaw(cur(w), BAD_CAST s);
+    xmlTextWriterEndCDATA(cur(w));
+}
+
 void xw_comment(struct xw *w, const char *text)
 {
     xmlTextWriterWriteComment(w->out, BAD_CAST text);

@@ -183,6 +183,8 @@ const char *const ast_shuffle_words[] = {
     [SHUFFLE_ALL] = "all", NULL,
 };
 
+const char *const ast_scoring_words[] = { "partial", "all-or-nothing", NULL };
+
 const char *ast_feedback_name(enum ast_feedback f)
 {
     return (unsigned)f <= FEEDBACK_NEVER ? ast_feedback_words[f] : "?";

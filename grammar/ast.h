@@ -181,6 +181,9 @@ struct ast_choice {
     bool correct;
 };
 
+/* How a multiple question scores: unset (the quiz's rule, else partial), partial credit, or all or nothing. */
+enum ast_scoring { SCORING_UNSET, SCORING_PARTIAL, SCORING_ALL_OR_NOTHING };
+
 enum ast_numkind {
     NUM_EXACT,              /* answer 42 */
     NUM_TOLERANCE,          /* answer 0.2727 within 0.01 */
@@ -209,6 +212,8 @@ struct ast_numeric {
 struct ast_qextra {
     double points;              /* default 1 */
     struct src_loc points_loc;
+    enum ast_scoring scoring;   /* `scoring` of a multiple question; SCORING_UNSET: the quiz's */
+    struct src_loc scoring_loc;
     TVEC(struct ast_labref) labs;
     TVEC(struct ast_snippet) snippets;
 };
@@ -283,6 +288,8 @@ struct ast_quiz {
     struct src_loc langs_loc;
     enum ast_feedback feedback;
     enum ast_shuffle shuffle;
+    enum ast_scoring scoring;       /* `scoring` for every multiple question; SCORING_UNSET when not given */
+    struct src_loc scoring_loc;
     double passing;                 /* percent, 0..100; default 80 */
     struct src_loc passing_loc;
     bool has_passing;
@@ -379,6 +386,8 @@ const char *ast_cmp_word(enum ast_cmp c);
 /* The words of `feedback` and `shuffle` in enum order, NULL-terminated. */
 extern const char *const ast_feedback_words[];
 extern const char *const ast_shuffle_words[];
+/* The words of `scoring`, for SCORING_PARTIAL and on, NULL-terminated: ast_scoring_words[s - 1]. */
+extern const char *const ast_scoring_words[];
 const char *ast_ptype_name(enum ast_ptype t);
 
 /*

@@ -247,6 +247,18 @@ void b_hdr_shuffle(struct build_state *b, const struct src_loc *kw, char *word, 
     }
 }
 
+/* header: SCORING name — the rule of every multiple question that gives none. */
+void b_hdr_scoring(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
+{
+    if (b_once(b, KWB_QUIZ, T_SCORING, kw)) {
+        int i = header_word(b, "scoring rule", word, loc, ast_scoring_words);
+        if (i >= 0) {
+            b->quiz->scoring = (enum ast_scoring)(i + 1);
+            b->quiz->scoring_loc = *kw;
+        }
+    }
+}
+
 /* header: PASSING NUMBER — a percentage, written with or without '%'. */
 void b_hdr_passing(struct build_state *b, const struct src_loc *kw, struct ast_value *v)
 {
@@ -361,6 +373,19 @@ void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_valu
         struct ast_qextra *x = q_extra(b);
         x->points = v->num;
         x->points_loc = v->loc;
+    }
+}
+
+/* qstmt: SCORING name — partial or all-or-nothing (multiple questions) */
+void b_q_scoring(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc)
+{
+    if (q_takes(b, T_SCORING, kw) && q_once(b, T_SCORING, kw)) {
+        int i = header_word(b, "scoring rule", word, loc, ast_scoring_words);
+        if (i >= 0) {
+            struct ast_qextra *x = q_extra(b);
+            x->scoring = (enum ast_scoring)(i + 1);
+            x->scoring_loc = *kw;
+        }
     }
 }
 

@@ -69,6 +69,7 @@ void b_hdr_languages(struct build_state *b, const struct src_loc *kw);
 void b_hdr_lang(struct build_state *b, char *tag, const struct src_loc *loc);
 void b_hdr_feedback(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc);
 void b_hdr_shuffle(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc);
+void b_hdr_scoring(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc);
 void b_hdr_passing(struct build_state *b, const struct src_loc *kw, struct ast_value *v);
 
 /* Text. */
@@ -85,6 +86,7 @@ void b_q_unit(struct build_state *b, const struct src_loc *kw, struct ast_text *
 void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, struct ast_text *t,
                 struct ast_text *because);
 void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_value *v);
+void b_q_scoring(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc);
 void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc);
 void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_value *v, struct ast_value *tol);
 void b_q_answer_range(struct build_state *b, const struct src_loc *kw, struct ast_value *lo, struct ast_value *hi);

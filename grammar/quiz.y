@@ -120,6 +120,7 @@ header
     | langhead langs
     | FEEDBACK name         { b_hdr_feedback(b, &@1, $2, &@2); }
     | SHUFFLE name          { b_hdr_shuffle(b, &@1, $2, &@2); }
+    | SCORING name          { b_hdr_scoring(b, &@1, $2, &@2); }
     | PASSING NUMBER        { b_hdr_passing(b, &@1, $2); }
     ;
 
@@ -168,6 +169,7 @@ qstmt
     | EXPLAIN text                      { b_q_explain(b, &@1, $2); yyerrok; }
     | UNIT text                         { b_q_unit(b, &@1, $2); yyerrok; }
     | POINTS NUMBER                     { b_q_points(b, &@1, $2); yyerrok; }
+    | SCORING name                      { b_q_scoring(b, &@1, $2, &@2); yyerrok; }
     | ANSWER name                       { b_q_answer_word(b, &@1, $2, &@2); yyerrok; }
     | ANSWER NUMBER                     { b_q_answer_num(b, &@1, $2, NULL); yyerrok; }
     | ANSWER NUMBER WITHIN NUMBER       { b_q_answer_num(b, &@1, $2, $4); yyerrok; }

@@ -3,7 +3,7 @@
 # Read after mk/scorm.mk: the QTI package is zipped by its zip.c, and titles
 # are flattened by its scorm_plain_text.
 
-FORMATS_SRCS := compiler/render.c compiler/render_escape.c compiler/render_runs.c runtime/verify_expect.c compiler/emit_gift.c compiler/emit_moodle.c compiler/emit_qti.c compiler/qti_package.c
+FORMATS_SRCS := compiler/render.c compiler/render_escape.c compiler/render_runs.c compiler/emit_gift.c compiler/emit_moodle.c compiler/emit_qti.c compiler/qti_package.c
 QUIZC_SRCS   += $(FORMATS_SRCS)
 
 # ---- Tests ------------------------------------------------------------------

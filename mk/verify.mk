@@ -1,7 +1,7 @@
 # labrun --verify (runtime/verify.c) and its tests.  Included after
 # mk/labs.mk, which links labrun and knows the labs.
 
-VERIFY_SRCS := runtime/verify.c runtime/verify_expect.c runtime/verify_cli.c runtime/verify_record.c
+VERIFY_SRCS := runtime/verify.c runtime/verify_cli.c runtime/verify_record.c
 LABRUN_SRCS := $(filter-out $(VERIFY_SRCS),$(LABRUN_SRCS)) $(VERIFY_SRCS)
 $(LABRUN): $(call obj,$(VERIFY_SRCS))
 
@@ -27,5 +27,5 @@ CHECK_STEPS += $(BUILD)/tests/verify-seed.sh $(BUILD)/tests/verify-lanjut.sh
 check: $(BUILD)/tests/verify-seed.sh $(BUILD)/tests/verify-lanjut.sh $(LABRUN)
 
 # The claims table shared with the player (tests/data/claims.json): the judgement alone, through libqz's parser.
-$(eval $(call criterion_test,runtime/claims,tests/runtime/test_claims.c,$(call obj,runtime/verify_expect.c) $(LIBQZ),$(JSON_LIBS)))
+$(eval $(call criterion_test,runtime/claims,tests/runtime/test_claims.c,$(LIBQZ),$(JSON_LIBS)))
 $(eval $(call criterion_test,runtime/record,tests/runtime/test_record.c,$(VERIFY_TEST_OBJS),$(RUNTIME_LIBS)))

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "claim.h"
 #include "lab.h"
 #include "lablimits.h"
 #include "params.h"
@@ -436,8 +437,8 @@ static size_t judge(struct verify *v)
             if (k == g->names.n) {
                 why = "the lab did not report this metric";
             } else {
-                verify_fmt_num(measured, sizeof measured, g->values.items[k]);
-                pass = verify_expect(cl->e, cl->q, g->values.items[k], expected, sizeof expected);
+                qz_fmt_claim_num(measured, sizeof measured, g->values.items[k]);
+                pass = qz_claim_holds(cl->e, cl->q, g->values.items[k], expected, sizeof expected);
                 if (g->failed > 0) {
                     pass = false;
                     notes[nnotes] = xasprintf("[%zu] %s: %d of the lab's %d own checks failed in this run "
@@ -448,7 +449,7 @@ static size_t judge(struct verify *v)
             }
         }
         if (!expected[0])
-            verify_expect(cl->e, cl->q, 0, expected, sizeof expected);
+            qz_claim_holds(cl->e, cl->q, 0, expected, sizeof expected);
         if (why) {
             const struct src_loc *at = &cl->e->loc;
             struct src_pos p = loc_start(at);

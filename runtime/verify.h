@@ -36,19 +36,6 @@ struct verify_opts {
 /* Run every claim of the quiz at path.  0 when all pass, 1 when one fails or the quiz has errors, 2 on usage errors. */
 int verify_quiz(const struct verify_opts *o, const char *path);
 
-/*
- * Whether measured bears out e in question q (the answer key for `within X
- * of answer`).  expected gets the claim as shown ("> 0.7", "within 0.03 of
- * 0.2727").  A percentage is a fraction (20% is 0.2); `==` allows a relative
- * 1e-9 for rounding.  `within X of answer` with a range answer passes when
- * measured is within X of the range.
- */
-bool verify_expect(const struct ast_expect *e, const struct ast_question *q, double measured,
-                   char *expected, size_t n);
-
-/* A figure as the table shows it: 4, 0.2727, 1.2e-07. */
-void verify_fmt_num(char *buf, size_t n, double x);
-
 /* The command line: labrun --verify QUIZ.qz [-L DIR]... [-j N] [--backend NAME] [--record RUNS.json] [--timeout S]. */
 int verify_main(int argc, char **argv);
 

@@ -9,8 +9,9 @@
  * (tests/runtime/test_claims.c and tests/browser/claims.test.js run it).
  *
  * The claim's numbers arrive as labrun --verify reads them: quizc has made a
- * percentage a fraction (20% is 0.2) and has written the answer key of a
- * `within X of answer` claim beside it.  Loaded by index.html as a plain
+ * percentage value a fraction (20% is 0.2) and has worked out the interval
+ * [lo, hi] a `within` claim accepts (libqz's interval.c), so the player holds
+ * no rule of its own for tolerances.  Loaded by index.html as a plain
  * script (window.QuizClaims) and by node's tests as a module.
  */
 (function (root) {
@@ -22,12 +23,11 @@
   }
 
   /*
-   * Whether measured m bears out claim x ({op, value, tolerance, of_answer,
-   * answer: {value} | {lo, hi}}).  NaN bears out nothing.
+   * Whether measured m bears out claim x ({op, value} or {op: 'within', lo, hi}).  NaN bears out nothing.
    */
   function holds(x, m) {
     m = figure(m);
-    var y = x.value, tol = x.tolerance;
+    var y = x.value;
     switch (x.op) {
       case '<': return m < y;
       case '<=': return m <= y;
@@ -35,10 +35,8 @@
       case '>=': return m >= y;
       case '==': return Math.abs(m - y) <= 1e-9 * Math.max(1, Math.abs(y));
       case 'within':
-        if (!x.of_answer) return Math.abs(m - y) <= tol;
-        if (!x.answer) return false;
-        if (x.answer.lo !== undefined) return m >= x.answer.lo - tol && m <= x.answer.hi + tol;
-        return Math.abs(m - x.answer.value) <= tol;
+        /* quizc works out the interval (a percentage of the value, or an absolute tolerance). */
+        return typeof x.lo === 'number' && typeof x.hi === 'number' && m >= x.lo && m <= x.hi;
     }
     return false;
   }

@@ -64,7 +64,7 @@
   /* The claim without its metric: "above 0.7", "within 0.03 of the answer". */
   function claimWords(h, x) {
     var target = x.of_answer ? h.t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
-    var op = x.op === 'within' ? h.t('within', { t: x.tolerance }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
+    var op = x.op === 'within' ? h.t('within', { t: x.tolerance + (x.percent ? '%' : '') }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
     return op + ' ' + target;
   }
 

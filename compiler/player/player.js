@@ -34,7 +34,7 @@
     en: {
       question: 'Question {n} of {total}', point: '1 point', points: '{n} points',
       check: 'Check answer', finish: 'Finish and submit', answer: 'Your answer',
-      correct: 'Correct.', wrong: 'Not quite.', correctChoice: '(correct answer)',
+      correct: 'Correct.', wrong: 'Not quite.', partly: 'Partly right: {p}% of the points.', correctChoice: '(correct answer)',
       unit: 'Unit', language: 'Language', accepted: 'Accepted answer: {a}',
       numAnswer: 'Accepted: {lo} to {hi}', numExact: 'The answer: {x}', score: 'Score: {s}% (pass mark {p}%)',
       passed: 'Passed.', failed: 'Not passed yet.', unanswered: 'Not answered.',
@@ -62,7 +62,7 @@
     id: {
       question: 'Soal {n} dari {total}', point: '1 poin', points: '{n} poin',
       check: 'Periksa jawaban', finish: 'Selesai dan kirim', answer: 'Jawaban Anda',
-      correct: 'Benar.', wrong: 'Belum tepat.', correctChoice: '(jawaban benar)',
+      correct: 'Benar.', wrong: 'Belum tepat.', partly: 'Sebagian benar: {p}% dari poin.', correctChoice: '(jawaban benar)',
       unit: 'Satuan', language: 'Bahasa', accepted: 'Jawaban yang diterima: {a}',
       numAnswer: 'Diterima: {lo} sampai {hi}', numExact: 'Jawabannya: {x}', score: 'Nilai: {s}% (batas lulus {p}%)',
       passed: 'Lulus.', failed: 'Belum lulus.', unanswered: 'Belum dijawab.',
@@ -225,13 +225,32 @@
 
   function norm(s) { return String(s).trim().replace(/\s+/g, ' ').toLowerCase(); }
 
+  /*
+   * The share of q's points the learner's answer earns, 0 to 1.  A choice
+   * question sums the weights quizc wrote for the picked choices, held to
+   * 0..1 (Moodle's rule for the same weights), to 7 digits as Moodle keeps
+   * them, unless quizc wrote that it scores all or nothing; every other kind
+   * is right (1) or not (0).
+   */
+  function credit(q) {
+    var a = state.answers[q.id];
+    if (q.kind === 'multiple' && q.scoring === 'all-or-nothing') {
+      var all = Array.isArray(a) && q.choices.every(function (c) { return c.correct === (a.indexOf(c.id) >= 0); });
+      return all ? 1 : 0;
+    }
+    if (q.kind === 'single' || q.kind === 'multiple') {
+      var picked = q.kind === 'single' ? [a] : Array.isArray(a) ? a : [];
+      var sum = 0;
+      q.choices.forEach(function (c) { if (picked.indexOf(c.id) >= 0) sum += c.weight; });
+      return Math.min(1, Math.max(0, Math.round(sum * 1e7) / 1e7));
+    }
+    return isCorrect(q) ? 1 : 0;
+  }
+
+  /* Whether a truefalse, numeric or text answer is right. */
   function isCorrect(q) {
     var a = state.answers[q.id];
     switch (q.kind) {
-      case 'single':
-        return q.choices.some(function (c) { return c.correct && c.id === a; });
-      case 'multiple':
-        return Array.isArray(a) && q.choices.every(function (c) { return c.correct === (a.indexOf(c.id) >= 0); });
       case 'truefalse':
         return a === q.answer;
       case 'numeric': {
@@ -248,7 +267,7 @@
     var got = 0, max = 0;
     DATA.questions.forEach(function (q) {
       max += q.points;
-      if (answered(q) && isCorrect(q)) got += q.points;
+      if (answered(q)) got += q.points * credit(q);
     });
     return max > 0 ? Math.round(got / max * 10000) / 100 : 0;
   }
@@ -263,7 +282,7 @@
     var start = touchStart[q.id] !== undefined ? touchStart[q.id] : started;
     lms.interaction({
       q: q, answer: state.answers[q.id], number: parseNumber(state.answers[q.id]),
-      correct: isCorrect(q), when: when, latency: Math.max(0, when - start)
+      credit: credit(q), when: when, latency: Math.max(0, when - start)
     });
     state.reported[q.id] = true;
   }
@@ -361,10 +380,10 @@
     }).join(' ');
   }
 
+  /* Whether q's answer may be shown now: after checking it (immediate) or submitting the attempt; never with `never`. */
   function showFeedback(q) {
     if (DATA.feedback === 'never') return false;
-    if (DATA.feedback === 'immediate') return !!state.checked[q.id];
-    return state.done;
+    return state.done || (DATA.feedback === 'immediate' && !!state.checked[q.id]);
   }
 
   function langSwitch() {
@@ -469,9 +488,10 @@
     if (!answered(q)) {
       box.appendChild(el('p', 'verdict', t('unanswered')));
     } else {
-      var ok = isCorrect(q);
-      box.className = 'feedback ' + (ok ? 'right' : 'wrong');
-      box.appendChild(el('p', 'verdict', ok ? t('correct') : t('wrong')));
+      var got = credit(q);
+      box.className = 'feedback ' + (got === 1 ? 'right' : got > 0 ? 'partly' : 'wrong');
+      box.appendChild(el('p', 'verdict', got === 1 ? t('correct') : got > 0 ?
+        t('partly', { p: Math.round(got * 100) }) : t('wrong')));
       var a = state.answers[q.id];
       (q.choices || []).forEach(function (c) {
         var chosen = q.kind === 'single' ? a === c.id : Array.isArray(a) && a.indexOf(c.id) >= 0;
@@ -501,14 +521,23 @@
       var pre = el('pre', 'command');
       pre.appendChild(el('code', null, lab.command));
       sec.appendChild(pre);
+      /*
+       * The claims state the answer ("fits ... equal to 0"), and a run checked
+       * against them would let a learner probe for it: they, what a machine
+       * measured and the own-run check wait for the quiz's feedback timing,
+       * as the feedback GIFT, Moodle XML and QTI show after answering does.
+       */
+      if (!showFeedback(q)) {
+        box.appendChild(sec);
+        return;
+      }
       if (lab.expects.length) {
         sec.appendChild(el('p', null, t('expect')));
         var ul = el('ul');
         lab.expects.forEach(function (x) { ul.appendChild(QuizLabBox.expectItem(boxHelpers, x)); });
         sec.appendChild(ul);
       }
-      /* What a machine measured, when the quiz's feedback timing shows answers now. */
-      if (lab.run && showFeedback(q)) sec.appendChild(QuizLabBox.recorded(boxHelpers, q, lab, id + '-run'));
+      if (lab.run) sec.appendChild(QuizLabBox.recorded(boxHelpers, q, lab, id + '-run'));
       if (lab.expects.length) sec.appendChild(QuizLabBox.ownRun(boxHelpers, q, lab, id + '-own', ownRuns));
       box.appendChild(sec);
     });

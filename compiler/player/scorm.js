@@ -153,7 +153,8 @@ window.QuizScorm = (function () {
         rt.set(p + 'weighting', decimal(r.q.points));
         rt.set(p + (v2004 ? 'learner_response' : 'student_response'), response(r.q, r.answer, r.number, v2004));
         patterns(r.q, v2004).forEach(function (pat, i) { rt.set(p + 'correct_responses.' + i + '.pattern', pat); });
-        rt.set(p + 'result', r.correct ? 'correct' : (v2004 ? 'incorrect' : 'wrong'));
+        /* Right, wrong, or the share earned (a decimal both versions take as a result). */
+        rt.set(p + 'result', r.credit === 1 ? 'correct' : r.credit > 0 ? decimal(r.credit) : (v2004 ? 'incorrect' : 'wrong'));
         rt.set(p + 'latency', span(r.latency, v2004));
       },
 

@@ -74,7 +74,7 @@ function rng(seed) {
 
 test("fuzz: the player's reader of a learner's report takes any text without throwing", () => {
   const lab = { name: 'bubble', params: [['stages', 4]], expects: [{ metric: 'm', op: '<', value: 1 },
-    { metric: 'm', op: 'within', tolerance: 0.1, of_answer: true, answer: { lo: 0, hi: 1 } }] };
+    { metric: 'm', op: 'within', tolerance: 0.1, of_answer: true, lo: -0.1, hi: 1.1 }] };
   const seed = JSON.stringify({ lab: 'bubble', params: { stages: 4 }, metrics: { m: 0.5 }, basis: { m: 'measured' },
     checks: [{ name: 'c', pass: true }], notes: [] });
   const pieces = ['{', '}', '[', ']', '"', ':', ',', 'null', 'true', '1e308', '-0', '"__proto__"', '"constructor"',

@@ -11,7 +11,7 @@ const scorm12 = {
   timespan: /^\d{2,4}:[0-5]\d:[0-5]\d(\.\d{1,2})?$/,        // CMITimespan HHHH:MM:SS[.SS]
   decimal,
   type: /^(true-false|choice|fill-in|matching|performance|sequencing|likert|numeric)$/,
-  result: /^(correct|wrong|unanticipated|neutral)$/,
+  result: /^(correct|wrong|unanticipated|neutral|\d{0,3}(\.\d*)?)$/,     // or a CMIDecimal
   lessonStatus: /^(passed|completed|failed|incomplete|browsed|not attempted)$/,
   exit: /^(time-out|suspend|logout|)$/,
   response: {
@@ -32,7 +32,7 @@ const scorm2004 = {
   duration: /^P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d{1,2})?S)?)?$/,
   decimal,
   type: /^(true-false|choice|fill-in|long-fill-in|matching|performance|sequencing|likert|numeric|other)$/,
-  result: /^(correct|incorrect|unanticipated|neutral)$/,
+  result: /^(correct|incorrect|unanticipated|neutral|-?\d{1,4}(\.\d{1,7})?)$/,     // or a real(10,7)
   completion: /^(completed|incomplete|not attempted|unknown)$/,
   success: /^(passed|failed|unknown)$/,
   exit: /^(time-out|suspend|logout|normal|)$/,

@@ -84,6 +84,11 @@ async function labBoxes(version, pkg) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${srv.base}/lms/${version}/${pkg}`, { waitUntil: 'load' });
   const frame = await (await page.$('#sco')).contentFrame();
+  // Before an answer may be shown, a lab box has its title and command, and no claim or own-run check.
+  await frame.waitForSelector('section.question .lab pre.command');
+  assert.equal((await frame.$$('.lab li')).length, 0, 'no claim before answering');
+  assert.equal((await frame.$$('.lab .own-run')).length, 0, 'no own-run check before answering');
+  await frame.click('#finish');
   await frame.waitForSelector('section.question .lab li');
 
   const expects = data.questions.flatMap((q) => q.labs.flatMap((l) => l.expects));

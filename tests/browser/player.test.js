@@ -1,7 +1,7 @@
 // player.test.js — the SCORM packages quizc writes, taken in headless Debian
 // chromium with scorm-again as the LMS (see run.sh, which builds the packages).
 //
-//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, lanjut12, lanjut2004, pipa12, pipa2004,
+//   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004, lanjut12, lanjut2004, pipa12, pipa2004, partial12, partial2004,
 //                    acak12, acak2004, hostile, silent
 //   QUIZC_ARTIFACTS  where screenshots go
 'use strict';
@@ -381,6 +381,62 @@ async function answerOneAndFinish(host, frame, data, v2004) {
   return host.evaluate(() => window.lmsLog);
 }
 
+/*
+ * A multiple question earns the weights of the picked choices, held to 0..1,
+ * or all or nothing when its quiz says so: the score the learner sees, the
+ * score and each interaction's result the LMS receives, as Moodle grades
+ * the same weights and QTI scores the same items.
+ */
+async function partialCredit(version) {
+  const v2004 = version === '2004';
+  const F = v2004 ? scorm2004 : scorm12;
+  const data = quizData(`partial${version}`);
+  const multi = data.questions.find((q) => q.id === 'splits');
+  const right = multi.choices.filter((c) => c.correct), wrong = multi.choices.filter((c) => !c.correct);
+  assert.equal(right.length, 3);
+  const cases = [
+    { pick: [right[0], right[1]], share: 2 / 3, verdict: /Partly right: 67% of the points\./ },
+    { pick: [right[0], right[1], right[2], wrong[0]], share: 1 / 2, verdict: /Partly right: 50% of the points\./ },
+    { pick: [right[0], wrong[0]], share: 0, verdict: /^Not quite\.$/ },
+    { pick: [...right], share: 1, verdict: /^Correct\.$/ },
+  ];
+  for (const c of cases) {
+    const { page, frame } = await openInLms(version, `partial${version}`);
+    for (const x of c.pick) await frame.click(`#q-splits-${x.id}`);
+    await frame.click('#q-splits-check');
+    assert.match(await frame.$eval('#q-splits .feedback .verdict', (e) => e.textContent), c.verdict);
+    // whole scores all or nothing: one of its two right choices earns 0.
+    await frame.click('#q-whole-a');
+    await frame.click('#q-whole-check');
+    assert.match(await frame.$eval('#q-whole .feedback .verdict', (e) => e.textContent), /^Not quite\.$/);
+    const ring = data.questions.find((q) => q.id === 'ring');
+    await frame.click(`#q-ring-${ring.choices.find((x) => x.correct).id}`);
+    await frame.click('#q-ring-check');
+    await frame.click('#finish');
+    await frame.waitForSelector('#result .score');
+    const log = await page.evaluate(() => window.lmsLog);
+    assert.deepEqual(page.errors, []);
+    for (const e of log) {
+      if (v2004 && e.call === 'GetValue' && e.error === '403' && e.key === 'cmi.scaled_passing_score') continue;
+      assert.equal(e.error, '0', `${e.call}(${e.key || ''}, ${e.value === undefined ? '' : e.value}) failed`);
+    }
+    const { values, inter } = digest(log);
+    // splits 2 points, whole 1, ring 1.
+    const pct = Math.round(((2 * Math.round(c.share * 1e7) / 1e7 + 0 + 1) / 4) * 10000) / 100;
+    assert.equal(Number(values[v2004 ? 'cmi.score.raw' : 'cmi.core.score.raw']), pct, `score for ${c.pick.map((x) => x.id)}`);
+    assert.equal(inter.find((x) => x.id === 'whole').result, v2004 ? 'incorrect' : 'wrong');
+    const it = inter.find((x) => x.id === 'splits');
+    const result = c.share === 1 ? 'correct' : c.share === 0 ? (v2004 ? 'incorrect' : 'wrong') : String(Math.round(c.share * 1e7) / 1e7);
+    assert.equal(it.result, result);
+    assert.match(it.result, F.result);
+    assert.ok((await frame.$eval('#result .score', (e) => e.textContent)).includes(`${pct}%`));
+    await page.close();
+  }
+}
+
+test('SCORM 1.2: a multiple question gives partial credit as Moodle scores its weights, or all or nothing', () => partialCredit('12'));
+test('SCORM 2004: a multiple question gives partial credit as Moodle scores its weights, or all or nothing', () => partialCredit('2004'));
+
 test('SCORM 1.2: the API is found two frames up', async () => {
   const data = quizData('seed12');
   const page = await newPage();
@@ -453,12 +509,14 @@ test('with no LMS, opened from disk, the package is a working preview; screensho
   const s1 = data.questions[0];
   assert.equal(await page.$eval('#q-s1 .command code', (e) => e.textContent), s1.labs[0].command);
   assert.equal(s1.labs[0].command, 'labrun labs/pipe --stages 4 --microbatches 16 --schedule gpipe');
-  assert.match(await page.$eval('#q-s1 .lab li', (e) => e.textContent), /bubble_fraction.*0\.2/);
   assert.equal(await page.$eval('#q-s1 .snippet code', (e) => e.textContent), s1.snippets[0].code);
   assert.ok(s1.snippets[0].code.length > 0);
+  // The claim, which tells the answer, once the answer is checked.
+  assert.equal(await page.$('#q-s1 .lab li'), null);
   const right = s1.choices.find((c) => c.correct).id;
   await page.click(`#q-s1-${right}`);
   await page.click('#q-s1-check');
+  assert.match(await page.$eval('#q-s1 .lab li', (e) => e.textContent), /bubble_fraction.*0\.2/);
   await page.click('#q-m1-a');
   await page.click('#q-m1-c');
   await page.click('#q-m1-check');

@@ -14,6 +14,7 @@ fail() { echo "browser-qti: $*" >&2; echo "browser-qti: 0 passed, 1 failed"; exi
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || fail "no chromium at ${CHROMIUM:-/usr/bin/chromium}"
 rm -rf "$OUT" && mkdir -p "$QUIZC_QTI" || exit 1
 "$QUIZC" -L tests/data/labs tests/data/compiler/kinds.qz --format qti21 --dir "$QUIZC_QTI/kinds" 2>/dev/null || fail "quizc could not package kinds.qz"
+"$QUIZC" tests/scorm/data/partial.qz --format qti21 --dir "$QUIZC_QTI/partial" 2>/dev/null || fail "quizc could not package partial.qz"
 "$QUIZC" quizzes/paralelisme.qz --format qti21 --lang en --dir "$QUIZC_QTI/seed" 2>/dev/null || fail "quizc could not package the seed quiz"
 "$QUIZC" quizzes/paralelisme-lanjut.qz --format qti21 --lang en --dir "$QUIZC_QTI/lanjut" 2>/dev/null || fail "quizc could not package the second shipped quiz"
 

@@ -88,6 +88,19 @@ test('a multiple with every choice picked scores 0, not the right ones\' share',
   assert.equal((await answer('kinds', 'several', ['a', 'b', 'c'])).score, 0);
 });
 
+test('a multiple scores the picked weights as the player and Moodle do; all-or-nothing only the exact set', async () => {
+  // splits: 2 points, three right choices (a, b, c) and two wrong (d, e).  The player keeps SCORE to 3 decimals.
+  const two = await answer('partial', 'splits', ['a', 'b']);
+  assert.ok(Math.abs(two.score - 4 / 3) < 1e-3, JSON.stringify(two));
+  const four = await answer('partial', 'splits', ['a', 'b', 'c', 'd']);
+  assert.ok(Math.abs(four.score - 1) < 1e-3, JSON.stringify(four));
+  assert.equal((await answer('partial', 'splits', ['a', 'd'])).score, 0);
+  // whole: all or nothing, right choices a and b.
+  assert.equal((await answer('partial', 'whole', ['a'])).score, 0);
+  assert.equal((await answer('partial', 'whole', ['a', 'b', 'c'])).score, 0);
+  assert.equal((await answer('partial', 'whole', ['a', 'b'])).score, 1);
+});
+
 test('per-choice feedback and the general feedback are shown by outcome', async () => {
   const r = await answer('kinds', 'pick', ['a']);
   assert.equal(r.feedback, 'a', 'FEEDBACK names the chosen choice, whose because is its modal feedback');

@@ -39,6 +39,8 @@ pack hostile $D/hostile.qz
 pack silent $D/silent.qz
 pack names12 $D/names.qz
 pack names2004 $D/names.qz --scorm 2004
+pack partial12 $D/partial.qz
+pack partial2004 $D/partial.qz --scorm 2004
 
 # Recorded runs (runs.test.js): the runs of runs.qz's claims on this machine, packed
 # with the quiz under each feedback timing, and the learner's own reports to check.

@@ -119,8 +119,10 @@ for (const version of ['12', '2004']) {
     assert.equal(await frame.$('.recorded'), null);
     const text = await frame.evaluate(() => document.body.textContent);
     assert.ok(!text.includes('Diukur pada') && !text.includes('LULUS'));
-    // The claims and the learner's own check stay: they tell nothing the box did not.
-    assert.ok(await frame.$('#q-b1-lab0-own'));
+    // Nor the claims, which state the answer, nor a check of the learner's own run against them.
+    assert.equal(await frame.$('#q-b1 .lab li'), null);
+    assert.equal(await frame.$('#q-b1-lab0-own'), null);
+    assert.ok(await frame.$('#q-b1 .lab pre.command'), 'the command stays');
     await page.close();
   });
 }
@@ -134,8 +136,13 @@ async function paste(page, text) {
 }
 
 test("the learner's own run: passing, failing, another lab, other values, not a report; nothing is sent", async () => {
-  const page = await open(`${srv.base}/pkg/runs-never-12/index.html`);
+  const page = await open(`${srv.base}/pkg/runs-on-submit-12/index.html`);
   await page.waitForSelector('section.question');
+  // Not before the answers may be shown: a run checked against the claims would give the answer away.
+  assert.equal(await page.$('#q-b1-lab0-own'), null);
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#finish');
+  await page.waitForSelector('#q-b1-lab0-own');
   const own = fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8');
   // The report file, through the file picker.
   await page.click('#q-b1-lab0-own summary');
@@ -170,8 +177,9 @@ test("the learner's own run: passing, failing, another lab, other values, not a 
   // Kept across a re-render (a language switch).
   await page.click('#lang-id');
   assert.match(await page.$eval('#q-b1-lab0-own-result', (e) => e.textContent), /^JSON ini bukan laporan labrun/);
-  const base = `${srv.base}/pkg/runs-never-12/`;
-  assert.deepEqual(page.requests.filter((u) => !u.startsWith(base)), [], 'nothing but the package is fetched');
+  const base = `${srv.base}/pkg/runs-on-submit-12/`;
+  // The recorded run's timelines are data: URLs, drawn from the page itself; nothing else leaves the package.
+  assert.deepEqual(page.requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:')), [], 'nothing but the package is fetched');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

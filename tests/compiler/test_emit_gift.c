@@ -60,6 +60,14 @@ Test(emit_gift, several_languages_become_multilang_spans_and_lang_picks_one)
     cr_expect(strstr((char *)out.data, "Satuan\\: pecahan") != NULL, "the unit, in the question text");
 }
 
+Test(emit_gift, a_percent_tolerance_becomes_the_absolute_tolerance_it_works_out_to)
+{
+    gift("tests/data/compiler/percent.qz", NULL);
+    cr_expect(strstr((char *)out.data, "{#0.27:0.0135}") != NULL, "%s", out.data);
+    cr_expect(strstr((char *)out.data, "{#-2:0.2}") != NULL, "%s", out.data);
+    cr_expect(strstr((char *)out.data, "{#0.2727:0.01}") != NULL, "%s", out.data);
+}
+
 Test(emit_gift, syntax_characters_are_escaped_and_markup_is_text)
 {
     course = capture_load_text(cap, "q.qz",

@@ -115,6 +115,27 @@ Test(emit_moodle, numerical_answers_carry_their_tolerance_and_unit)
     expect_xpath("string(//question[name/text='exact']/answer/text)", "70000000000");
 }
 
+Test(emit_moodle, a_percent_tolerance_becomes_the_absolute_tolerance_it_works_out_to)
+{
+    moodle("tests/data/compiler/percent.qz", NULL);
+    expect_xpath("string(//question[name/text='pct']/answer/text)", "0.27");
+    expect_xpath("string(//question[name/text='pct']/answer/tolerance)", "0.0135");
+    expect_xpath("string(//question[name/text='neg']/answer/tolerance)", "0.2");
+    expect_xpath("string(//question[name/text='abs']/answer/tolerance)", "0.01");
+}
+
+Test(emit_moodle, html_texts_are_one_cdata_section_so_moodle_keeps_their_spaces)
+{
+    course = capture_load_text(cap, "q.qz",
+        "quiz q { title \"T\" truefalse t { prompt \"*gelembung* \\u{2014} dan ]]> <b>\" answer true } }");
+    cr_assert(check_course(cap->d, course, NULL), "%s", capture_dump(cap));
+    cr_assert_eq(emit_moodle_xml(course, NULL, &out, cap->d), 0);
+    /* One CDATA section a text; the author's markup is escaped HTML in it (so no "]]>" either). */
+    cr_expect(strstr((char *)out.data, "<text><![CDATA[<em>gelembung</em> \u2014 dan ]]&gt; &lt;b&gt;]]></text>") != NULL,
+              "%s", out.data);
+    expect_xpath("string(//question[@type='truefalse']/questiontext/text)", "<em>gelembung</em> \u2014 dan ]]&gt; &lt;b&gt;");
+}
+
 Test(emit_moodle, short_answers_ignore_case_and_keep_an_authors_star_literal)
 {
     course = capture_load_text(cap, "q.qz", "quiz q { title \"T\" text t { prompt \"?\" accept \"a*b\", \"NV\" } }");

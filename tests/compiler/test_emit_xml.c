@@ -239,9 +239,22 @@ Test(emit_xml, lab_values_are_spelt_as_labrun_takes_them_in_the_command_and_the_
     expect_xpath("string(//c:lab/c:param[1]/@value)", "4");
     expect_xpath("string(//c:lab/c:param[2]/@value)", "10");
     expect_xpath("string(//c:lab/c:param[3]/@value)", "0.5");
-    /* A claim's percentage is hundredths, as labrun --verify reads it. */
-    expect_xpath("string(//c:lab/c:expect[1]/@tolerance)", "0.05");
+    /* A claim's percentage tolerance as written, and the interval it works out to about the answer 0.5. */
+    expect_xpath("string(//c:lab/c:expect[1]/@tolerance-percent)", "5");
+    expect_xpath("string(//c:lab/c:expect[1]/@min)", "0.475");
+    expect_xpath("string(//c:lab/c:expect[1]/@max)", "0.525");
+    expect_xpath("count(//c:lab/c:expect[1]/@tolerance)", "0");
     expect_xpath("string(//c:lab/c:expect[2]/@value)", "100");
+}
+
+Test(emit_xml, a_percent_tolerance_keeps_its_source_and_carries_its_interval)
+{
+    compile_file("tests/data/compiler/percent.qz");
+    expect_xpath("string(//c:question[@id='pct']/c:answer/@tolerance-percent)", "5");
+    expect_xpath("string(//c:question[@id='pct']/c:answer/@min)", "0.2565");
+    expect_xpath("string(//c:question[@id='pct']/c:answer/@max)", "0.2835");
+    expect_xpath("string(//c:question[@id='abs']/c:answer/@tolerance)", "0.01");
+    expect_xpath("count(//c:question[@id='abs']/c:answer/@min)", "0");
 }
 
 Test(emit_xml, numbers_are_written_in_their_shortest_exact_form)

@@ -18,10 +18,12 @@ function check(cond, what) {
 }
 
 // The Moodle XML quizc writes, read with patterns: it is our own output, one
-// element per line at known places; entities are the five XML ones.
+// element per line at known places; entities are the five XML ones, HTML is CDATA.
 const unxml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
   .replace(/&apos;/g, "'").replace(/&#10;/g, '\n').replace(/&#13;/g, '\r').replace(/&amp;/g, '&');
-const textOf = (s, el) => { const m = s.match(new RegExp(`<${el}[^>]*>\\s*<text>([^]*?)</text>`)); return m ? unxml(m[1]) : null; };
+// A <text>'s content: its CDATA sections joined (how quizc writes HTML), else its escaped text.
+const xmlText = (s) => (s.startsWith('<![CDATA[') ? s.replace(/<!\[CDATA\[([^]*?)\]\]>/g, '$1') : unxml(s));
+const textOf = (s, el) => { const m = s.match(new RegExp(`<${el}[^>]*>\\s*<text>([^]*?)</text>`)); return m ? xmlText(m[1]) : null; };
 function moodleQuestions(xml) {
   const out = [];
   for (const m of xml.matchAll(/<question type="(\w+)">([^]*?)<\/question>/g)) {
@@ -30,7 +32,7 @@ function moodleQuestions(xml) {
       general: textOf(body, 'generalfeedback'), single: /<single>true</.test(body), answers: [] };
     for (const a of body.matchAll(/<answer fraction="([^"]*)"[^>]*>\s*<text>([^]*?)<\/text>([^]*?)<\/answer>/g)) {
       const tol = a[3].match(/<tolerance>([^<]*)</);
-      q.answers.push({ fraction: Number(a[1]), text: unxml(a[2]), tolerance: tol ? Number(tol[1]) : null,
+      q.answers.push({ fraction: Number(a[1]), text: xmlText(a[2]), tolerance: tol ? Number(tol[1]) : null,
         feedback: textOf(a[3], 'feedback') });
     }
     out.push(q);

@@ -25,12 +25,13 @@ function check(cond, what) {
 const unxml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
   .replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 let html = fs.readFileSync(file, 'utf8');
-if (format === 'moodle') html = unxml(html);
+// Moodle XML: HTML as CDATA sections, kept as they are; anything else escaped.
+if (format === 'moodle') html = html.split(/<!\[CDATA\[([^]*?)\]\]>/).map((p, i) => (i % 2 ? p : unxml(p))).join('');
 if (format === 'gift') html = html.replace(/\\([~=#{}:\\])/g, '$1');
 
 // runs.qz's claims, in the order its lab boxes show them.
 const CLAIMS = [
-  { lab: 'bubble', metric: 'bubble_formula', op: 'within', tolerance: 0.001, of_answer: true, answer: { value: 0.2727 } },
+  { lab: 'bubble', metric: 'bubble_formula', op: 'within', tolerance: 0.001, of_answer: true, lo: 0.2717, hi: 0.2737 },
   { lab: 'bubble', metric: 'bubble_fraction', op: '<', value: 0.5 },
   { lab: 'tensor-split', metric: 'max_rel_error', op: '<', value: 1e-5 },
 ];

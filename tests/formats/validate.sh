@@ -58,6 +58,14 @@ for q in $quizzes; do
     refs=$(xp 'count(//*[local-name()="resource"][@type="imsqti_item_xmlv2p1"])' "$d/qti/imsmanifest.xml")
     [ "$items" = "$refs" ] && ok "$q: the manifest lists every item as imsqti_item_xmlv2p1" || bad "$q: $items items, $refs in the manifest"
     valid compiler/moodle.xsd "$d/bank.xml" "$q: Moodle XML is valid against compiler/moodle.xsd"
+    # What Moodle's multi-language filter leaves of every text: nothing lost.
+    for f in "$d/bank.xml" "$d/bank.gift"; do
+        if node tests/formats/multilang-check.js "$f" > "$OUT/ml.log" 2>&1; then
+            ok "$q: ${f##*/} keeps every language's words through Moodle's multi-language filter ($(tail -1 "$OUT/ml.log"))"
+        else
+            bad "$q: ${f##*/}: $(grep FAIL "$OUT/ml.log" | head -3)"
+        fi
+    done
     mode=; case $q in *special.qz) mode=special ;; esac
     if node tests/formats/gift-check.js "$d/bank.gift" "$d/bank.xml" $mode > "$OUT/gift.log" 2>&1; then
         ok "$q: gift-pegjs reads the GIFT back as the Moodle XML says ($(tail -1 "$OUT/gift.log"))"
@@ -84,6 +92,13 @@ wrong=$(qx 'count(//question[name/text="several"]/answer[@fraction>0]) + count(/
     [ "$(qx 'string(//question[name/text="range"]/answer/tolerance)')" = 0.015 ] &&
     [ "$(qx 'string(//question[name/text="exact"]/answer/tolerance)')" = 0 ] &&
     ok "numerical: tolerance 0.01, a range as its middle ± half its width, exact at tolerance 0" || bad "numerical tolerances"
+# A numeric question's prompt and its unit, as a learner in each language sees them in Moodle.
+for f in "$OUT/tests_data_compiler_kinds/bank.xml" "$OUT/tests_data_compiler_kinds/bank.gift"; do
+    node tests/formats/multilang-check.js "$f" \
+        "share=en:Idle share?|en:Unit: fraction|id:Porsi menganggur?|id:Satuan: pecahan" > "$OUT/ml.log" 2>&1 &&
+        ok "${f##*/}: the prompt and its unit survive the multi-language filter in both languages" ||
+        bad "${f##*/}: $(grep FAIL "$OUT/ml.log" | head -3)"
+done
 [ "$(qx 'string(//question[name/text="pick"]/shuffleanswers)')" = 1 ] && ok "shuffle choices gives shuffleanswers 1" || bad "shuffleanswers"
 [ "$(qx 'string(//question[name/text="link"]/usecase)')" = 0 ] && [ "$(qx 'count(//question[name/text="link"]/answer[@fraction="100"])')" = 2 ] &&
     ok "shortanswer: usecase 0, each accepted answer at 100" || bad "shortanswer"

@@ -84,10 +84,10 @@ Test(keywords, each_block_holds_the_statements_the_language_reference_lists)
 {
     static const struct { enum kw_place b; const char *want; } blocks[] = {
         { KWB_FILE,      "quiz include single multiple truefalse numeric text lab" },
-        { KWB_QUIZ,      "title languages intro feedback shuffle passing include single multiple truefalse numeric text" },
+        { KWB_QUIZ,      "title languages intro feedback shuffle passing include single multiple truefalse numeric text scoring" },
         { KWB_LAB,       "title param metric summary" },
         { KWB_SINGLE,    "prompt wrong correct explain points lab expect snippet" },
-        { KWB_MULTIPLE,  "prompt wrong correct explain points lab expect snippet" },
+        { KWB_MULTIPLE,  "prompt wrong correct explain points scoring lab expect snippet" },
         { KWB_TRUEFALSE, "prompt explain points answer lab expect snippet" },
         { KWB_NUMERIC,   "prompt explain points answer unit lab expect snippet" },
         { KWB_TEXT,      "prompt explain points accept lab expect snippet" },

@@ -1,6 +1,6 @@
 /*
  * The claims table (tests/data/claims.json) through labrun --verify's
- * judgement (verify_expect): every case as the quiz line an author writes,
+ * judgement (qz_claim_holds): every case as the quiz line an author writes,
  * parsed by libqz, judged against its figure.  tests/browser/claims.test.js
  * runs the same table through the player's claims.js; doc/claims.md is the
  * meaning both implement.
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "qz.h"
-#include "verify.h"
+#include "claim.h"
 
 #define TABLE "tests/data/claims.json"
 
@@ -56,7 +56,7 @@ Test(claims, labrun_verify_judges_every_case_of_the_shared_table_as_it_says)
         json_t *k = json_array_get(cases, i), *m = json_object_get(k, "measured");
         double measured = json_is_number(m) ? json_number_value(m) : NAN;
         char shown[160];
-        bool got = verify_expect(&q->extra->labs.items[0].expects.items[0], q, measured, shown, sizeof shown);
+        bool got = qz_claim_holds(&q->extra->labs.items[0].expects.items[0], q, measured, shown, sizeof shown);
         bool want = json_is_true(json_object_get(k, "bears_out"));
         cr_expect_eq(got, want, "case %zu: %s with %.17g: labrun says %s, the table %s (%s)", i,
                      json_string_value(json_object_get(k, "claim")), measured, got ? "yes" : "no",

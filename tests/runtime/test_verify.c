@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claim.h"
 #include "verify.h"
 
 #define DATA "tests/data/verify/"
@@ -26,20 +27,20 @@ Test(expect, each_comparison_holds_exactly_when_it_should)
     char buf[128];
     struct ast_question q = { .kind = Q_SINGLE, .id = "q" };
     struct ast_expect e = expect_num(CMP_LT, 0.7);
-    cr_assert(verify_expect(&e, &q, 0.69, buf, sizeof buf));
-    cr_assert_not(verify_expect(&e, &q, 0.7, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.69, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 0.7, buf, sizeof buf));
     cr_assert_str_eq(buf, "< 0.7");
     e.op = CMP_LE;
-    cr_assert(verify_expect(&e, &q, 0.7, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.7, buf, sizeof buf));
     e.op = CMP_GT;
-    cr_assert_not(verify_expect(&e, &q, 0.7, buf, sizeof buf));
-    cr_assert(verify_expect(&e, &q, 0.71, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 0.7, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.71, buf, sizeof buf));
     e.op = CMP_GE;
-    cr_assert(verify_expect(&e, &q, 0.7, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.7, buf, sizeof buf));
     cr_assert_str_eq(buf, ">= 0.7");
     e = expect_num(CMP_EQ, 0);
-    cr_assert(verify_expect(&e, &q, 0, buf, sizeof buf));
-    cr_assert_not(verify_expect(&e, &q, 1e-6, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 1e-6, buf, sizeof buf));
     cr_assert_str_eq(buf, "== 0");
 }
 
@@ -49,8 +50,8 @@ Test(expect, a_percentage_is_a_fraction)
     struct ast_question q = { .kind = Q_SINGLE, .id = "q" };
     struct ast_expect e = expect_num(CMP_LT, 20);
     e.value.percent = true;
-    cr_assert(verify_expect(&e, &q, 0.19, buf, sizeof buf));
-    cr_assert_not(verify_expect(&e, &q, 0.21, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.19, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 0.21, buf, sizeof buf));
     cr_assert_str_eq(buf, "< 0.2");
 }
 
@@ -61,16 +62,16 @@ Test(expect, within_of_answer_uses_the_numeric_answer_key)
     struct ast_question q = { .kind = Q_NUMERIC, .id = "n", .has_answer = true, .numeric = &key };
     struct ast_expect e = { .op = CMP_WITHIN, .of_answer = true,
                             .tolerance = { .kind = VAL_NUMBER, .num = 0.03 } };
-    cr_assert(verify_expect(&e, &q, 0.25, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.25, buf, sizeof buf));
     cr_assert_str_eq(buf, "within 0.03 of 0.2727 (answer)");
-    cr_assert_not(verify_expect(&e, &q, 0.31, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 0.31, buf, sizeof buf));
     /* A range answer: within the tolerance of either end or inside. */
     key.kind = NUM_RANGE;
     key.lo = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.26 };
     key.hi = (struct ast_value){ .kind = VAL_NUMBER, .num = 0.29 };
-    cr_assert(verify_expect(&e, &q, 0.31, buf, sizeof buf));
-    cr_assert(verify_expect(&e, &q, 0.275, buf, sizeof buf));
-    cr_assert_not(verify_expect(&e, &q, 0.33, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.31, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 0.275, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 0.33, buf, sizeof buf));
     cr_assert_str_eq(buf, "within 0.03 of 0.26..0.29");
 }
 
@@ -80,9 +81,9 @@ Test(expect, within_a_plain_value_is_symmetric)
     struct ast_question q = { .kind = Q_SINGLE, .id = "q" };
     struct ast_expect e = { .op = CMP_WITHIN, .value = { .kind = VAL_NUMBER, .num = 10 },
                             .tolerance = { .kind = VAL_NUMBER, .num = 1 } };
-    cr_assert(verify_expect(&e, &q, 9, buf, sizeof buf));
-    cr_assert(verify_expect(&e, &q, 11, buf, sizeof buf));
-    cr_assert_not(verify_expect(&e, &q, 11.5, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 9, buf, sizeof buf));
+    cr_assert(qz_claim_holds(&e, &q, 11, buf, sizeof buf));
+    cr_assert_not(qz_claim_holds(&e, &q, 11.5, buf, sizeof buf));
     cr_assert_str_eq(buf, "within 1 of 10");
 }
 

@@ -180,7 +180,25 @@ Test(quiz_data, lab_values_are_spelt_as_in_course_xml)
     cr_assert_eq(json_integer_value(json_array_get(json_array_get(args, 1), 1)), 10);
     cr_assert_float_eq(json_number_value(json_array_get(json_array_get(args, 2), 1)), 0.5, 1e-15);
     json_t *x = json_array_get(json_object_get(lab, "expects"), 0);
-    cr_assert_float_eq(json_number_value(json_object_get(x, "tolerance")), 0.05, 1e-15);
+    /* `within 5% of answer` (0.5): 5 as written, and the interval it works out to. */
+    cr_assert_float_eq(json_number_value(json_object_get(x, "tolerance")), 5, 1e-15);
+    cr_assert(json_is_true(json_object_get(x, "percent")));
+    cr_assert_eq(json_number_value(json_object_get(x, "lo")), 0.475);
+    cr_assert_eq(json_number_value(json_object_get(x, "hi")), 0.525);
+}
+
+Test(quiz_data, a_percent_tolerance_is_a_share_of_the_answer)
+{
+    load("tests/data/compiler/percent.qz", SCORM_12);
+    json_t *q = question("pct");
+    cr_assert_eq(json_number_value(json_object_get(q, "min")), 0.2565);
+    cr_assert_eq(json_number_value(json_object_get(q, "max")), 0.2835);
+    q = question("neg");
+    cr_assert_eq(json_number_value(json_object_get(q, "min")), -2.2);
+    cr_assert_eq(json_number_value(json_object_get(q, "max")), -1.8);
+    q = question("abs");
+    cr_assert_eq(json_number_value(json_object_get(q, "min")), 0.2627);
+    cr_assert_eq(json_number_value(json_object_get(q, "max")), 0.2827);
 }
 
 Test(quiz_data, author_markup_stays_a_string)
