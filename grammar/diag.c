@@ -24,7 +24,8 @@ struct diag *diag_new(FILE *out)
 void diag_free(struct diag *d)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->nsources; i++) {
+    /* Last first: src_leave finds the latest source at once, so n sources cost n, not n^2. */
+    for (size_t i = d->nsources; i-- > 0;) {
         src_leave(d->sources[i]);
         free(d->sources[i]->path);
         free(d->sources[i]->text);
@@ -52,6 +53,8 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->xml = SRC_XML_UNSCANNED;
     s->lines = NULL;
     s->nlines = 0;
+    s->errors = 0;
+    s->stopped = false;
     if (!src_enter(s)) {
         diag_error(d, NULL, "cannot read '%s': the sources of this run would pass 4 GiB together", path);
         free(s->path);
@@ -167,10 +170,18 @@ static void show_line(FILE *out, const char *p, size_t n, int col, int end_col, 
 void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
                   const char *fmt, va_list ap)
 {
-    if (level == DIAG_ERROR) d->errors++;
-    if (level == DIAG_WARNING) d->warnings++;
     const struct source *src = loc_src(loc);
     if (!src) loc = NULL;
+    if (src && src->stopped) return;    /* past the cap: O(1), nothing shown or kept */
+    if (src && level == DIAG_ERROR) {
+        if (diag_source_full(src)) {
+            diag_stop(d, loc);
+            return;
+        }
+        ((struct source *)src)->errors++;
+    }
+    if (level == DIAG_ERROR) d->errors++;
+    if (level == DIAG_WARNING) d->warnings++;
     if (level == DIAG_ERROR && loc) {
         if (d->nerror_locs == d->caperror_locs) {
             d->caperror_locs = d->caperror_locs ? 2 * d->caperror_locs : 16;
@@ -212,6 +223,14 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
         }
     }
     free(msg);
+}
+
+void diag_stop(struct diag *d, const struct src_loc *at)
+{
+    const struct source *src = loc_src(at);
+    if (!src || src->stopped) return;
+    diag_note(d, at, "too many errors in this file (%d); stopping here", DIAG_MAX_ERRORS);
+    ((struct source *)src)->stopped = true;
 }
 
 void diag_report(struct diag *d, enum diag_level level, const struct src_loc *loc,
