@@ -14,6 +14,18 @@
 /* The most choices a question may have: SCORM 1.2 names choices with one character 0-9a-z. */
 #define CHECK_MAX_CHOICES 36
 
+/* The longest quiz or question id: a QTI package names a file after each question's. */
+#define CHECK_MAX_ID 64
+
+/*
+ * The largest magnitude of points, numeric answers, range ends, tolerances
+ * and claim values: below it every integer is exact in a double, and no
+ * sum or answer +- tolerance an output computes can overflow.
+ */
+#define CHECK_MAX_NUMBER 1e15
+/* The most points one question may be worth. */
+#define CHECK_MAX_POINTS 1000
+
 /*
  * The semantic pass over c, a question at a time in order: every check, and
  * with labpath (not NULL) the resolution of the question's lab references
