@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "xml_chars.h"
 
 struct checker {
     struct diag *d;
@@ -543,6 +544,8 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
         if (used)   /* a lab only a snippet names shows none of its words */
             check_lab_langs(&k, c->labs.items[l], used);
     }
+    /* After resolution: snippets' code and labs' words are known.  What the course writer would refuse, refused here. */
+    xmlchars_check_course(d, c);
     qz_resolver_free(labs);
     ids_free(&ids);
     free(partial);
