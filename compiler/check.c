@@ -209,6 +209,20 @@ static void check_header(struct checker *k, const struct ast_quiz *q, bool parti
 
 /* ---- Questions ---------------------------------------------------------- */
 
+bool check_choice_count(struct diag *d, const struct ast_question *q)
+{
+    size_t n = q->choices.n;
+    if ((q->kind != Q_SINGLE && q->kind != Q_MULTIPLE) || n <= CHECK_MAX_CHOICES)
+        return true;
+    const struct src_loc id_loc = ast_question_id_loc(q);
+    diag_error(d, &id_loc,
+               "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
+               ast_qkind_name(q->kind), q->id, n, CHECK_MAX_CHOICES);
+    struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
+    diag_note(d, &at, "choice %d is here", CHECK_MAX_CHOICES + 1);
+    return false;
+}
+
 static void check_choices(struct checker *k, const struct ast_question *q)
 {
     const struct src_loc id_loc = ast_question_id_loc(q);
@@ -222,13 +236,7 @@ static void check_choices(struct checker *k, const struct ast_question *q)
     }
     if (n < 2 && !k->partial)
         diag_error(k->d, &id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
-    if (n > CHECK_MAX_CHOICES) {
-        diag_error(k->d, &id_loc,
-                   "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
-                   kind, q->id, n, CHECK_MAX_CHOICES);
-        struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
-        diag_note(k->d, &at, "choice %d is here", CHECK_MAX_CHOICES + 1);
-    }
+    check_choice_count(k->d, q);
 
     if (q->kind == Q_SINGLE && ncorrect != 1) {
         if (ncorrect == 0) {

@@ -40,4 +40,12 @@
  */
 bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *labpath);
 
+/*
+ * A single or multiple question has at most CHECK_MAX_CHOICES choices: false,
+ * with the error at its id and a note at the first choice past them, when
+ * not.  check_course applies it; a package writer given an unchecked course
+ * calls it too, so the rule and its message exist once.
+ */
+bool check_choice_count(struct diag *d, const struct ast_question *q);
+
 #endif

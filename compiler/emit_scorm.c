@@ -24,7 +24,10 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
         diag_error(d, NULL, "no quiz to package");
         return -1;
     }
-    /* What a package cannot carry (more choices than one-character ids) is refused by the checks (check.h). */
+    /* More choices than one-character ids: the checks' rule (check.h), for a course that skipped them. */
+    for (size_t i = 0; i < c->questions.n; i++)
+        if (!check_choice_count(d, c->questions.items[i]))
+            return -1;
     struct emit_files fs = { 0 };
     struct membuf buf = { 0 };
     if (emit_course_xml(c, &buf, d) < 0)
