@@ -38,6 +38,18 @@ static bool has_loc(const struct src_loc *l)
 static void check_id_form(struct checker *k, const char *what, const char *id, const struct src_loc *at);
 
 /*
+ * A lab, parameter or metric name a question uses is a name in course.xml
+ * (course.xsd), which starts with a letter or '_'; the language also takes
+ * `1f1b`, which stays fine as a value.
+ */
+static void check_xml_name(struct checker *k, const char *what, const char *name, const struct src_loc *at)
+{
+    if (name && name[0] >= '0' && name[0] <= '9')
+        diag_error(k->d, at, "%s name '%s' starts with a digit; a name the outputs carry starts with a letter or '_'",
+                   what, name);
+}
+
+/*
  * A number an output carries is at most CHECK_MAX_NUMBER in size: false,
  * with an error at it (or at `or`, when it has no place), when not.
  */
@@ -309,14 +321,21 @@ static void check_question(struct checker *k, const struct ast_question *q)
     }
     for (size_t r = 0; r < q->extra->labs.n; r++) {
         const struct ast_labref *ref = &q->extra->labs.items[r];
+        check_xml_name(k, "lab", ref->name, &ref->name_loc);
+        for (size_t a = 0; a < ref->args.n; a++)
+            check_xml_name(k, "parameter", ref->args.items[a].name, &ref->args.items[a].loc);
         for (size_t e = 0; e < ref->expects.n; e++) {
             const struct ast_expect *x = &ref->expects.items[e];
+            check_xml_name(k, "metric", x->metric, &x->metric_loc);
             if (!x->of_answer && x->value.kind == VAL_NUMBER)
                 check_magnitude(k, &x->value, &x->loc, "the claim's value");
             if (x->op == CMP_WITHIN)
                 check_magnitude(k, &x->tolerance, &x->loc, "the claim's tolerance");
         }
     }
+
+    for (size_t i = 0; i < q->extra->snippets.n; i++)
+        check_xml_name(k, "lab", q->extra->snippets.items[i].lab, &q->extra->snippets.items[i].loc);
 
     switch (q->kind) {
     case Q_SINGLE:

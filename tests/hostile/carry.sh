@@ -101,6 +101,19 @@ has "more\.qz:1:11: error: question id 'bubble' differs from 'Bubble' only in ca
 has "in\.qz:3:13: note: 'Bubble' is first defined here"
 end
 
+begin lab-parameter-and-metric-names-start-with-a-letter
+# The language takes `1f1b` as a name; course.xml's names (course.xsd) start with a letter or '_'.
+mkdir -p "$dir/labs/1lab"
+printf 'lab 1lab {\n    title "T"\n    param 2x = 1 in 1..2 "help"\n    metric 3m "m"\n}\n' >"$dir/labs/1lab/lab.qz"
+printf 'quiz t {\n  title "T"\n  truefalse q { prompt "p" answer true\n    lab 1lab (2x = 1)\n    expect 3m < 1\n  }\n}\n' >"$dir/in.qz"
+run "$dir/in.qz" -L "$dir/labs" -o "$dir/course.xml"
+[ "$rc" -eq 1 ] || bad "exit status $rc, expected 1"
+has "in\.qz:4:9: error: lab name '1lab' starts with a digit"
+has "in\.qz:4:15: error: parameter name '2x' starts with a digit"
+has "in\.qz:5:12: error: metric name '3m' starts with a digit"
+[ -e "$dir/course.xml" ] && bad "course.xml was written"
+end
+
 # ---- Numbers ---------------------------------------------------------------
 
 begin numbers-at-the-bounds-are-finite-in-every-output
