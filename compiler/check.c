@@ -439,7 +439,7 @@ static void check_id_form(struct checker *k, const char *what, const char *id, c
     else if (id[0] >= '0' && id[0] <= '9')
         diag_error(k->d, at, "%s id '%s' starts with a digit; an id starts with a letter or '_' "
                    "(it is an XML ID in every output)", what, id);
-    else if (device_name(id))
+    else if (strcmp(what, "question") == 0 && device_name(id))     /* only questions name files */
         diag_error(k->d, at, "%s id '%s' is a device name on Windows, where no file can be called so "
                    "(a QTI package names a file after each question)", what, id);
 }
