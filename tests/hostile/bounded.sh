@@ -68,6 +68,14 @@ cols=$(grep -oE '^[^ ]*in\.qz:1:[0-9]+: error' "$err" | sed -E 's/.*:1:([0-9]+):
 grep -q "in\.qz:1:$((cap + 1)): note: too many" "$err" || bad "the note is not at column $((cap + 1))"
 end
 
+begin nul-bytes-10mb-one-line
+# Ten times the bytes, still the capped errors: each error shows only a window of its line,
+# without reading the 10 MB line to its end, so the cost stays a pass over the bytes.
+head -c 10000000 /dev/zero >"$dir/in.qz"
+q 1 5 "$dir/in.qz" --check
+capped "$dir/in.qz"
+end
+
 begin bad-escapes-100000
 { printf 'quiz t {\n  title "'
   yes '\q' | head -n 100000 | tr -d '\n'
