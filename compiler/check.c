@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "xml_chars.h"
 
 struct checker {
     struct diag *d;
@@ -32,6 +33,36 @@ static const char *num_text(char *buf, size_t n, const struct ast_value *v, doub
 static bool has_loc(const struct src_loc *l)
 {
     return loc_known(l);
+}
+
+static void check_id_form(struct checker *k, const char *what, const char *id, const struct src_loc *at);
+
+/*
+ * A lab, parameter or metric name a question uses is a name in course.xml
+ * (course.xsd), which starts with a letter or '_'; the language also takes
+ * `1f1b`, which stays fine as a value.
+ */
+static void check_xml_name(struct checker *k, const char *what, const char *name, const struct src_loc *at)
+{
+    if (name && name[0] >= '0' && name[0] <= '9')
+        diag_error(k->d, at, "%s name '%s' starts with a digit; a name the outputs carry starts with a letter or '_'",
+                   what, name);
+}
+
+/*
+ * A number an output carries is at most CHECK_MAX_NUMBER in size: false,
+ * with an error at it (or at `or`, when it has no place), when not.
+ */
+static bool check_magnitude(struct checker *k, const struct ast_value *v, const struct src_loc *or, const char *what)
+{
+    if (fabs(v->num) <= CHECK_MAX_NUMBER)
+        return true;
+    if (isinf(v->num))
+        return false;       /* past a double: the scanner has said so at the number */
+    char buf[32];
+    diag_error(k->d, has_loc(&v->loc) ? &v->loc : or, "%s %s is too large; numbers here are at most 1e15 in size",
+               what, num_text(buf, sizeof buf, v, v->num));
+    return false;
 }
 
 /* ---- Localized text ----------------------------------------------------- */
@@ -165,6 +196,8 @@ static const struct src_loc *first_use(const struct qz_course *c, const struct a
 
 static void check_header(struct checker *k, const struct ast_quiz *q, bool partial)
 {
+    if (q->id)
+        check_id_form(k, "quiz", q->id, &q->id_loc);
     if (!q->title && !partial)
         diag_error(k->d, has_loc(&q->id_loc) ? &q->id_loc : &q->loc, "quiz '%s' has no title (add `title \"...\"`)",
                    q->id ? q->id : "");
@@ -179,7 +212,7 @@ static void check_header(struct checker *k, const struct ast_quiz *q, bool parti
                 break;
             }
 
-    if (q->has_passing && (q->passing < 0 || q->passing > 100 || isnan(q->passing))) {
+    if (q->has_passing && !isinf(q->passing) && !(q->passing >= 0 && q->passing <= 100)) {
         char buf[32];
         diag_error(k->d, &q->passing_loc, "passing %s%% is outside 0%%..100%%",
                    num_text(buf, sizeof buf, NULL, q->passing));
@@ -187,6 +220,20 @@ static void check_header(struct checker *k, const struct ast_quiz *q, bool parti
 }
 
 /* ---- Questions ---------------------------------------------------------- */
+
+bool check_choice_count(struct diag *d, const struct ast_question *q)
+{
+    size_t n = q->choices.n;
+    if ((q->kind != Q_SINGLE && q->kind != Q_MULTIPLE) || n <= CHECK_MAX_CHOICES)
+        return true;
+    const struct src_loc id_loc = ast_question_id_loc(q);
+    diag_error(d, &id_loc,
+               "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
+               ast_qkind_name(q->kind), q->id, n, CHECK_MAX_CHOICES);
+    struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
+    diag_note(d, &at, "choice %d is here", CHECK_MAX_CHOICES + 1);
+    return false;
+}
 
 static void check_choices(struct checker *k, const struct ast_question *q)
 {
@@ -201,13 +248,7 @@ static void check_choices(struct checker *k, const struct ast_question *q)
     }
     if (n < 2 && !k->partial)
         diag_error(k->d, &id_loc, "%s question '%s' needs at least two choices, has %zu", kind, q->id, n);
-    if (n > CHECK_MAX_CHOICES) {
-        diag_error(k->d, &id_loc,
-                   "%s question '%s' has %zu choices; at most %d are allowed (SCORM 1.2 names choices 0-9, a-z)",
-                   kind, q->id, n, CHECK_MAX_CHOICES);
-        struct src_loc at = ast_choice_loc(&q->choices.items[CHECK_MAX_CHOICES]);
-        diag_note(k->d, &at, "choice %d is here", CHECK_MAX_CHOICES + 1);
-    }
+    check_choice_count(k->d, q);
 
     if (q->kind == Q_SINGLE && ncorrect != 1) {
         if (ncorrect == 0) {
@@ -240,6 +281,17 @@ static void check_numeric(struct checker *k, const struct ast_question *q)
         return;
     }
     struct src_loc kw = ast_answer_loc(q);
+    bool small = true;
+    if (a->kind == NUM_RANGE) {
+        small &= check_magnitude(k, &a->lo, &kw, "the range's low end");
+        small &= check_magnitude(k, &a->hi, &kw, "the range's high end");
+    } else {
+        small &= check_magnitude(k, &a->value, &kw, "the answer");
+        if (a->kind == NUM_TOLERANCE)
+            small &= check_magnitude(k, &a->tolerance, &kw, "the tolerance");
+    }
+    if (!small)
+        return;
     if (a->kind == NUM_RANGE && qz_value_number(&a->lo) > qz_value_number(&a->hi))
         diag_error(k->d, has_loc(&a->lo.loc) ? &a->lo.loc : &kw,
                    "numeric range %s..%s is empty: its low end is above its high end",
@@ -265,11 +317,30 @@ static void check_question(struct checker *k, const struct ast_question *q)
     check_text(k, q->prompt, "prompt");
     check_text(k, q->explain, "explanation");
 
-    if (!(q->extra->points > 0)) {
+    /* An infinite value was past a double, which the scanner reported at the number. */
+    if (!isinf(q->extra->points) && !(q->extra->points > 0 && q->extra->points <= CHECK_MAX_POINTS)) {
         char buf[32];
         diag_error(k->d, has_loc(&q->extra->points_loc) ? &q->extra->points_loc : &id_loc,
-                   "points must be greater than 0, got %s", num_text(buf, sizeof buf, NULL, q->extra->points));
+                   "points must be greater than 0 and at most %d, got %s", CHECK_MAX_POINTS,
+                   num_text(buf, sizeof buf, NULL, q->extra->points));
     }
+    for (size_t r = 0; r < q->extra->labs.n; r++) {
+        const struct ast_labref *ref = &q->extra->labs.items[r];
+        check_xml_name(k, "lab", ref->name, &ref->name_loc);
+        for (size_t a = 0; a < ref->args.n; a++)
+            check_xml_name(k, "parameter", ref->args.items[a].name, &ref->args.items[a].loc);
+        for (size_t e = 0; e < ref->expects.n; e++) {
+            const struct ast_expect *x = &ref->expects.items[e];
+            check_xml_name(k, "metric", x->metric, &x->metric_loc);
+            if (!x->of_answer && x->value.kind == VAL_NUMBER)
+                check_magnitude(k, &x->value, &x->loc, "the claim's value");
+            if (x->op == CMP_WITHIN)
+                check_magnitude(k, &x->tolerance, &x->loc, "the claim's tolerance");
+        }
+    }
+
+    for (size_t i = 0; i < q->extra->snippets.n; i++)
+        check_xml_name(k, "lab", q->extra->snippets.items[i].lab, &q->extra->snippets.items[i].loc);
 
     switch (q->kind) {
     case Q_SINGLE:
@@ -305,9 +376,11 @@ static void check_question(struct checker *k, const struct ast_question *q)
 }
 
 /*
- * The ids seen so far, in one hash table (open addressing, hash_bytes): a bank
- * of 100 000 questions is one look-up each, not a sort.  Questions are
- * looked up in order, so the one a look-up finds is the earliest.
+ * The ids seen so far, in one hash table (open addressing) keyed by the id
+ * with ASCII letters folded to lower case: a bank of 100 000 questions is
+ * one look-up each, not a sort, and ids that differ only in case meet.
+ * Questions are looked up in order, so the one a look-up finds is the
+ * earliest.
  */
 struct id_table {
     uint32_t *slot;         /* a question's index + 1; 0: empty */
@@ -326,10 +399,62 @@ static void ids_free(struct id_table *t)
     free(t->slot);
 }
 
+static unsigned char fold(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+/* FNV-1a over the folded bytes. */
+static uint32_t fold_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ fold((unsigned char)*s)) * 16777619u;
+    return h;
+}
+
+static bool fold_equal(const char *a, const char *b)
+{
+    for (; *a && fold((unsigned char)*a) == fold((unsigned char)*b); a++, b++) {}
+    return fold((unsigned char)*a) == fold((unsigned char)*b);
+}
+
+/* Windows' device names: no file may be called so, whatever its extension. */
+static bool device_name(const char *id)
+{
+    static const char *const names[] = { "con", "prn", "aux", "nul" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (fold_equal(id, names[i])) return true;
+    if (strlen(id) != 4 || id[3] < '0' || id[3] > '9') return false;
+    char head[4] = { id[0], id[1], id[2], 0 };
+    return fold_equal(head, "com") || fold_equal(head, "lpt");
+}
+
 /*
- * Ids are unique across the quiz and every file it includes: question i's
- * is recorded, or reported.  A slot holds only the question: at most half
- * the slots are taken, so a look-up compares an id or two.
+ * An id is a name every output can carry: an XML ID in course.xml and the
+ * packages' manifests (so it starts with a letter or '_'), and in a QTI
+ * package the name of a file (items/ID.xml), so it is short and no
+ * Windows device name.  Checked for the quiz's name and every question's.
+ */
+static void check_id_form(struct checker *k, const char *what, const char *id, const struct src_loc *at)
+{
+    size_t n = strlen(id);
+    if (n > CHECK_MAX_ID)
+        diag_error(k->d, at, "%s id '%.20s...' is %zu characters long; at most %d are allowed "
+                   "(packages name files after ids)", what, id, n, CHECK_MAX_ID);
+    else if (id[0] >= '0' && id[0] <= '9')
+        diag_error(k->d, at, "%s id '%s' starts with a digit; an id starts with a letter or '_' "
+                   "(it is an XML ID in every output)", what, id);
+    else if (strcmp(what, "question") == 0 && device_name(id))     /* only questions name files */
+        diag_error(k->d, at, "%s id '%s' is a device name on Windows, where no file can be called so "
+                   "(a QTI package names a file after each question)", what, id);
+}
+
+/*
+ * Ids are unique across the quiz and every file it includes, also when case
+ * is ignored (a package's files are named after them, and Windows and macOS
+ * see Q1.xml and q1.xml as one file): question i's is recorded, or
+ * reported with the earlier one.  A slot holds only the question: at most
+ * half the slots are taken, so a look-up compares an id or two.
  */
 static void check_id(struct checker *k, const struct qz_course *c, size_t i, struct id_table *t)
 {
@@ -337,16 +462,22 @@ static void check_id(struct checker *k, const struct qz_course *c, size_t i, str
     const char *id = q->id;
     if (!id)
         return;
-    size_t at = hash_bytes(id, strlen(id)) & (t->cap - 1);
+    struct src_loc here = ast_question_id_loc(q);
+    check_id_form(k, "question", id, &here);
+    size_t at = fold_hash(id) & (t->cap - 1);
     for (; t->slot[at]; at = (at + 1) & (t->cap - 1))
-        if (strcmp(c->questions.items[t->slot[at] - 1]->id, id) == 0) break;
+        if (fold_equal(c->questions.items[t->slot[at] - 1]->id, id)) break;
     if (!t->slot[at]) {
         t->slot[at] = (uint32_t)i + 1;
         return;
     }
     const struct ast_question *p = c->questions.items[t->slot[at] - 1];
-    struct src_loc here = ast_question_id_loc(q), first = ast_question_id_loc(p);
-    diag_error(k->d, &here, "duplicate question id '%s'", q->id);
+    struct src_loc first = ast_question_id_loc(p);
+    if (strcmp(p->id, id) == 0)
+        diag_error(k->d, &here, "duplicate question id '%s'", q->id);
+    else
+        diag_error(k->d, &here, "question id '%s' differs from '%s' only in case; "
+                   "ids must differ in more (packages name files after them)", q->id, p->id);
     diag_note(k->d, &first, "'%s' is first defined here", p->id);
 }
 
@@ -445,6 +576,8 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
         if (used)   /* a lab only a snippet names shows none of its words */
             check_lab_langs(&k, c->labs.items[l], used);
     }
+    /* After resolution: snippets' code and labs' words are known.  What the course writer would refuse, refused here. */
+    xmlchars_check_course(d, c);
     qz_resolver_free(labs);
     ids_free(&ids);
     free(partial);

@@ -14,6 +14,18 @@
 /* The most choices a question may have: SCORM 1.2 names choices with one character 0-9a-z. */
 #define CHECK_MAX_CHOICES 36
 
+/* The longest quiz or question id: a QTI package names a file after each question's. */
+#define CHECK_MAX_ID 64
+
+/*
+ * The largest magnitude of points, numeric answers, range ends, tolerances
+ * and claim values: below it every integer is exact in a double, and no
+ * sum or answer +- tolerance an output computes can overflow.
+ */
+#define CHECK_MAX_NUMBER 1e15
+/* The most points one question may be worth. */
+#define CHECK_MAX_POINTS 1000
+
 /*
  * The semantic pass over c, a question at a time in order: every check, and
  * with labpath (not NULL) the resolution of the question's lab references
@@ -27,5 +39,13 @@
  * Returns true when the pass reported no error.
  */
 bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *labpath);
+
+/*
+ * A single or multiple question has at most CHECK_MAX_CHOICES choices: false,
+ * with the error at its id and a note at the first choice past them, when
+ * not.  check_course applies it; a package writer given an unchecked course
+ * calls it too, so the rule and its message exist once.
+ */
+bool check_choice_count(struct diag *d, const struct ast_question *q);
 
 #endif

@@ -14,6 +14,7 @@
 #include "grading.h"
 #include "interval.h"
 #include "runs.h"
+#include "xml_chars.h"
 #include "xw.h"
 
 #define COURSE_NS "urn:x-quizc:course:1"
@@ -26,76 +27,23 @@ struct emitter {
     struct md_doc md;       /* the text being written, parsed; reused from text to text */
 };
 
-/* ---- Characters XML 1.0 cannot carry ------------------------------------ */
+/* ---- Characters XML 1.0 cannot carry (xml_chars.h) ----------------------- */
 
-/* Whether src[i..] is the escape \u{HEX} for cp. */
-static bool escape_for(const char *src, size_t len, size_t i, unsigned cp)
-{
-    if (i + 4 > len || src[i] != '\\' || src[i + 1] != 'u' || src[i + 2] != '{')
-        return false;
-    char *end;
-    unsigned long v = strtoul(src + i + 3, &end, 16);
-    return end > src + i + 3 && (size_t)(end - src) < len && *end == '}' && v == cp;
-}
-
-/*
- * Where in the source the character sits: where the author typed it inside
- * the literal at lit, or the \u{...} escape that produced it; failing both,
- * the literal itself.
- */
-static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
-{
-    struct src_loc l = *lit;
-    const struct source *src = loc_src(lit);
-    if (!src)
-        return l;
-    char enc[4];
-    size_t elen;
-    if (cp < 0x80) {
-        enc[0] = (char)cp;
-        elen = 1;
-    } else {
-        enc[0] = (char)0xEF;
-        enc[1] = (char)0xBF;
-        enc[2] = (char)(cp == 0xFFFE ? 0xBE : 0xBF);
-        elen = 3;
-    }
-    const char *t = src->text;
-    size_t len = src->len;
-    size_t end = src_off(src, lit->to) < len ? src_off(src, lit->to) : len;
-    for (size_t i = src_off(src, lit->from); i < end; i++) {
-        bool typed = i + elen <= len && memcmp(t + i, enc, elen) == 0;
-        if (typed || escape_for(t, len, i, cp))     /* typed: the character; else the whole \u{...} */
-            return loc_bytes(src, i, typed ? elen : (size_t)(strchr(t + i, '}') - (t + i)) + 1);
-    }
-    return l;
-}
-
-/* False (and an error at the character) when s holds a character XML 1.0 forbids. */
+/* A string that cannot be written is reported; the writer goes on to report every one. */
 static bool xml_safe(struct emitter *e, const char *s, const struct src_loc *at, const char *what)
 {
-    size_t off;
-    unsigned cp;
-    if (!s || !xml_forbidden(s, strlen(s), &off, &cp))
+    if (xmlchars_safe(e->d, s, at, what))
         return true;
-    struct src_loc l = at ? locate_char(at, cp) : (struct src_loc){ 0 };
-    diag_error(e->d, at ? &l : NULL, "%s holds the character U+%04X, which XML 1.0 cannot carry",
-               what, cp);
     e->failed = true;
     return false;
 }
 
-/*
- * xml_safe for the value of a string literal at lit: the scanner has looked
- * at every literal of its source, so one that found none of those
- * characters there needs no second look (loc.h).
- */
 static bool literal_safe(struct emitter *e, const char *s, const struct src_loc *lit, const char *what)
 {
-    const struct source *src = loc_src(lit);
-    if (src && src->xml == SRC_XML_CLEAN)
+    if (xmlchars_literal_safe(e->d, s, lit, what))
         return true;
-    return xml_safe(e, s, lit, what);
+    e->failed = true;
+    return false;
 }
 
 /* ---- Writer helpers ----------------------------------------------------- */

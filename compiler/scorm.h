@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "check.h"
 #include "emit.h"
 
 /* One file of the player, compiled in from compiler/player/ at build time. */
@@ -37,8 +38,8 @@ const char *scorm_default_lang(const struct ast_quiz *q);
  */
 char *scorm_plain_text(const struct ast_text *t, const char *lang);
 
-/* The most choices a question can have with a one-character id (emit_choice_id). */
-#define SCORM_MAX_CHOICES 36
+/* The most choices a question can have with a one-character id (emit_choice_id): the checks' limit, one rule. */
+#define SCORM_MAX_CHOICES CHECK_MAX_CHOICES
 
 /*
  * imsmanifest.xml for the given package files (names relative to the package

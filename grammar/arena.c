@@ -1,6 +1,8 @@
 /*
- * arena.c — blocks of 4 MiB (or one piece's size, when larger), chained and
- * freed together; and the interning of names in them.
+ * arena.c — blocks that double from 16 KiB to 4 MiB (or one piece's size,
+ * when larger), chained and freed together; and the interning of names in
+ * them.  An arena starts small because every included file has one: a file
+ * costs memory (and address space) in proportion to its size.
  *
  * Blocks are mapped from the kernel, which hands out zeroed pages: so a
  * piece is zero without a memset (which was a tenth of quizc --check on a
@@ -16,7 +18,8 @@
 
 #include "util.h"
 
-#define ARENA_BLOCK (4u << 20)
+#define ARENA_BLOCK (4u << 20)      /* the largest ordinary block, header included */
+#define ARENA_FIRST (16u << 10)     /* an arena's first block */
 #define ARENA_ALIGN 8
 
 /*
@@ -42,6 +45,7 @@ struct block {
 struct arena {
     struct block *top;      /* the block pieces come from now */
     void *last;             /* the latest piece (arena_grow extends it in place) */
+    size_t next;            /* bytes to map for the next ordinary block (0: ARENA_FIRST) */
 };
 
 struct arena *arena_new(void)
@@ -67,12 +71,12 @@ static size_t round_up(size_t n)
 
 #ifndef ARENA_CHECKED
 /*
- * A block of `mapped` bytes.  An arena's first block has ordinary pages: a
- * small quiz, and each lab manifest (an arena of its own), touches a few
- * KiB of it.  Later blocks start on a huge-page boundary, with the kernel
- * asked for huge pages: a bank's tree then costs one page fault per 2 MiB
- * instead of per 4 KiB (the faults were a third of --check's time).  Where
- * huge pages are off, the advice is ignored and pages are 4 KiB.
+ * A block of `mapped` bytes.  Small blocks have ordinary pages: a small
+ * quiz, and each lab manifest (an arena of its own), touches a few KiB.
+ * Blocks of 4 MiB start on a huge-page boundary, with the kernel asked for
+ * huge pages: a bank's tree then costs one page fault per 2 MiB instead of
+ * per 4 KiB (the faults were a third of --check's time).  Where huge pages
+ * are off, the advice is ignored and pages are 4 KiB.
  */
 static void *map_block(size_t mapped, bool huge)
 {
@@ -97,18 +101,23 @@ static struct block *room(struct arena *a, size_t n)
 {
     struct block *b = a->top;
     if (b && b->size - b->used >= n) return b;
-    size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK - sizeof *b;
+    /* A piece of over 1 MiB gets a block of its own size; the others share blocks that double. */
+    bool own = n > ARENA_BLOCK / 4;
+    size_t ordinary = a->next ? a->next : ARENA_FIRST;
+    while (!own && ordinary - sizeof *b < n) ordinary *= 2;
+    size_t size = own ? n : ordinary - sizeof *b;
     size_t mapped = sizeof *b + size;
-    struct block *nb = map_block(mapped, b != NULL);
+    struct block *nb = map_block(mapped, mapped >= ARENA_BLOCK);
     nb->size = size;
     nb->used = 0;
     nb->mapped = mapped;
-    /* A piece too big for a block of its own size goes below the current block, which keeps filling. */
-    if (b && size != ARENA_BLOCK - sizeof *b) {
+    /* A piece with a block of its own goes below the current block, which keeps filling. */
+    if (b && own) {
         nb->prev = b->prev;
         b->prev = nb;
         return nb;
     }
+    if (!own) a->next = ordinary < ARENA_BLOCK ? 2 * ordinary : ARENA_BLOCK;
     nb->prev = b;
     a->top = nb;
     return nb;

@@ -24,7 +24,8 @@ struct diag *diag_new(FILE *out)
 void diag_free(struct diag *d)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->nsources; i++) {
+    /* Last first: src_leave finds the latest source at once, so n sources cost n, not n^2. */
+    for (size_t i = d->nsources; i-- > 0;) {
         src_leave(d->sources[i]);
         free(d->sources[i]->path);
         free(d->sources[i]->text);
@@ -52,6 +53,8 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->xml = SRC_XML_UNSCANNED;
     s->lines = NULL;
     s->nlines = 0;
+    s->errors = 0;
+    s->stopped = false;
     if (!src_enter(s)) {
         diag_error(d, NULL, "cannot read '%s': the sources of this run would pass 4 GiB together", path);
         free(s->path);
@@ -84,21 +87,27 @@ static const char *level_color[] = {
     [DIAG_ERROR] = "\033[1;31m", [DIAG_WARNING] = "\033[1;35m", [DIAG_NOTE] = "\033[1;36m",
 };
 
-/* Bytes of the line holding offset off: [*start, *end), without its line break. */
+/* A source line longer than this many characters is shown as a window around the span. */
+#define SHOW_MAX 160
+#define SHOW_LEAD 60        /* characters kept before the span in such a window */
+/* Bytes past the error that can be shown: SHOW_MAX characters of up to 4 bytes, and some. */
+#define SHOW_BYTES (4 * SHOW_MAX + 8)
+
+/*
+ * Bytes of the line holding offset off: [*start, *end), without its line
+ * break; the end no further than SHOW_BYTES past off, which is all a window
+ * can show (so an error on a 10 MB line does not read to its end).
+ */
 static void line_bounds(const struct source *s, size_t off, size_t *start, size_t *end)
 {
     if (off > s->len) off = s->len;
     size_t a = off;
     while (a > 0 && s->text[a - 1] != '\n' && s->text[a - 1] != '\r') a--;
-    size_t b = off;
-    while (b < s->len && s->text[b] != '\n' && s->text[b] != '\r') b++;
+    size_t b = off, stop = s->len - off > SHOW_BYTES ? off + SHOW_BYTES : s->len;
+    while (b < stop && s->text[b] != '\n' && s->text[b] != '\r') b++;
     *start = a;
     *end = b;
 }
-
-/* A source line longer than this many characters is shown as a window around the span. */
-#define SHOW_MAX 160
-#define SHOW_LEAD 60        /* characters kept before the span in such a window */
 
 /*
  * Print the source line (tabs expanded, bytes that are not valid UTF-8 or are
@@ -113,7 +122,8 @@ static void show_line(FILE *out, const char *p, size_t n, int col, int end_col, 
 {
     int ch = 1, disp = 0, first = -1, last = -1;
     int lo = 1, hi = INT_MAX;
-    if (utf8_width(p, n) > SHOW_MAX) {
+    /* Past 4 bytes a character, the line is surely wide: the rest of it is not counted. */
+    if (n > 4 * (SHOW_MAX + 1) || utf8_width(p, n) > SHOW_MAX) {
         lo = col > SHOW_LEAD ? col - SHOW_LEAD : 1;
         hi = lo + SHOW_MAX - 1;
     }
@@ -167,10 +177,18 @@ static void show_line(FILE *out, const char *p, size_t n, int col, int end_col, 
 void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
                   const char *fmt, va_list ap)
 {
-    if (level == DIAG_ERROR) d->errors++;
-    if (level == DIAG_WARNING) d->warnings++;
     const struct source *src = loc_src(loc);
     if (!src) loc = NULL;
+    if (src && src->stopped) return;    /* past the cap: O(1), nothing shown or kept */
+    if (src && level == DIAG_ERROR) {
+        if (diag_source_full(src)) {
+            diag_stop(d, loc);
+            return;
+        }
+        ((struct source *)src)->errors++;
+    }
+    if (level == DIAG_ERROR) d->errors++;
+    if (level == DIAG_WARNING) d->warnings++;
     if (level == DIAG_ERROR && loc) {
         if (d->nerror_locs == d->caperror_locs) {
             d->caperror_locs = d->caperror_locs ? 2 * d->caperror_locs : 16;
@@ -212,6 +230,14 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
         }
     }
     free(msg);
+}
+
+void diag_stop(struct diag *d, const struct src_loc *at)
+{
+    const struct source *src = loc_src(at);
+    if (!src || src->stopped) return;
+    diag_note(d, at, "too many errors in this file (%d); stopping here", DIAG_MAX_ERRORS);
+    ((struct source *)src)->stopped = true;
 }
 
 void diag_report(struct diag *d, enum diag_level level, const struct src_loc *loc,

@@ -19,6 +19,16 @@
 
 enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
 
+/*
+ * The most errors reported in one source file.  Past them the file's
+ * diagnostics are dropped after one note, "too many errors in this file;
+ * stopping here", and the scanner stops reading it: so a file of garbage
+ * costs time in proportion to its size, not to its size times its errors
+ * (each error shows its source line).  Documented in doc/language.md and
+ * quizc.1.
+ */
+enum { DIAG_MAX_ERRORS = 50 };
+
 struct diag {
     FILE *out;              /* where messages go (stderr by default); NULL: nowhere */
     bool color;             /* ANSI colours (set when out is a terminal) */
@@ -69,6 +79,16 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
 #define diag_note(d, loc, ...)    diag_report((d), DIAG_NOTE, (loc), __VA_ARGS__)
 
 static inline int diag_errors(const struct diag *d) { return d->errors; }
+
+/* True when src has had DIAG_MAX_ERRORS errors: its scanner stops (lex_too_many). */
+static inline bool diag_source_full(const struct source *src) { return src && src->errors >= DIAG_MAX_ERRORS; }
+
+/*
+ * The note that at closes loc's source to diagnostics, once per source; every
+ * later diagnostic located in it is dropped.  diag_report calls it for the
+ * error past the cap; the scanner calls it when it stops reading.
+ */
+void diag_stop(struct diag *d, const struct src_loc *at);
 
 /* "2 errors generated." etc. to d->out, when there were any. */
 void diag_summary(struct diag *d);

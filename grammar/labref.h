@@ -150,8 +150,11 @@ char *qz_lab_hash(const char *dir);
  * Extract the region `// snippet: NAME` .. `// end snippet` from the source
  * files of the lab in dir (files scanned in name order; .c .h .cu .cuh .py
  * .sh .qz).  Returns the region's text with its common indentation removed,
- * and in *file its file name relative to dir; NULL when not found.
+ * and in *file its file name relative to dir; NULL when not found.  The
+ * search reads only files in dir: when it meets a symbolic link that leads
+ * outside, it stops and returns NULL with that link's path relative to dir
+ * in *outside (caller frees; outside may be NULL).
  */
-char *qz_snippet(const char *dir, const char *region, char **file);
+char *qz_snippet(const char *dir, const char *region, char **file, char **outside);
 
 #endif

@@ -233,10 +233,15 @@ void qz_resolve_question(struct qz_resolver *r, struct ast_question *q)
         free(s->code);
         free(s->file);
         s->file = NULL;
-        s->code = qz_snippet(def->dir, s->region, &s->file);
-        if (!s->code)
+        char *outside;
+        s->code = qz_snippet(def->dir, s->region, &s->file, &outside);
+        if (outside)
+            diag_error(r->d, &s->loc, "lab '%s': '%s' is a symbolic link that leads outside the lab's folder; "
+                       "a snippet is read only from the lab's own files", s->lab, outside);
+        else if (!s->code)
             diag_error(r->d, &s->loc, "lab '%s' has no snippet region '%s' (a `// snippet: %s` ... "
                        "`// end snippet` block in its sources)", s->lab, s->region, s->region);
+        free(outside);
     }
 }
 

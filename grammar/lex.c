@@ -266,7 +266,7 @@ int qzplex(QZPSTYPE *lval, QZPLTYPE *lloc, struct lex_state *lx)
     }
     if (tok != 0 && lex_too_many(lx)) {
         /* Past this many, later errors are mostly echoes of the first: stop here. */
-        diag_note(lx->d, lloc, "too many errors in this file; the rest of it is not read");
+        diag_stop(lx->d, lloc);
         lx->eof_reported = true;
         tok = 0;
     }
@@ -332,7 +332,7 @@ const struct brace *lex_innermost_block(const struct lex_state *lx)
 
 void lex_init(struct lex_state *lx, struct diag *d, const struct source *src, struct arena *a)
 {
-    *lx = (struct lex_state){ .d = d, .src = src, .arena = a, .errors_at_start = diag_errors(d) };
+    *lx = (struct lex_state){ .d = d, .src = src, .arena = a };
     intern_init(&lx->names, a);
     if (src->xml == SRC_XML_UNSCANNED) ((struct source *)src)->xml = SRC_XML_CLEAN;
     /* A leading byte order mark is no text: skip it, columns start after it. */

@@ -45,7 +45,6 @@ struct lex_state {
     void *scanner;                  /* the Flex scanner; owned */
     const char *in;                 /* the text it reads (borrowed), in_len bytes; in_pos read so far */
     size_t in_len, in_pos;
-    int errors_at_start;            /* the diag's count when this source began */
     size_t stray_line;              /* where the line of the last stray character reported starts, plus 1 */
 
     /* Position: the next character's byte offset (lines and columns are found when asked: loc.h). */

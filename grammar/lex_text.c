@@ -6,12 +6,10 @@
 
 #include "lex.h"
 
-enum { LEX_MAX_ERRORS = 50 };
-
-/* Past the limit, the scanner's own floods (stray bytes) stay quiet until the parse stops. */
+/* Past the per-file cap (diag.h), the scanner's own floods (stray bytes) stay quiet until it stops. */
 bool lex_too_many(const struct lex_state *lx)
 {
-    return diag_errors(lx->d) - lx->errors_at_start >= LEX_MAX_ERRORS;
+    return diag_source_full(lx->src) || lx->src->stopped;
 }
 
 /* ---- Positions ---------------------------------------------------------- */

@@ -33,7 +33,40 @@ struct loader {
      * include the next twice would otherwise load it 2^depth times.
      */
     VEC(struct link) loaded;
+    /* An open-addressed index of loaded by canon: 1 + the item's index, 0 for empty. */
+    size_t *seen, nseen_slots;
 };
+
+/* The index in L->loaded of the file with this real path, or -1: one probe run, not a scan. */
+static long find_loaded(const struct loader *L, const char *canon)
+{
+    if (!L->nseen_slots) return -1;
+    size_t mask = L->nseen_slots - 1;
+    for (size_t k = hash_bytes(canon, strlen(canon)) & mask; L->seen[k]; k = (k + 1) & mask)
+        if (!strcmp(L->loaded.items[L->seen[k] - 1].canon, canon)) return (long)(L->seen[k] - 1);
+    return -1;
+}
+
+static void add_loaded(struct loader *L, struct link l)
+{
+    VEC_PUSH(L->loaded, l);
+    if (2 * L->loaded.n > L->nseen_slots) {
+        /* Half full at most; rebuilt from loaded, whose order is the include order. */
+        free(L->seen);
+        L->nseen_slots = L->nseen_slots ? 2 * L->nseen_slots : 64;
+        L->seen = xcalloc(L->nseen_slots, sizeof *L->seen);
+        for (size_t i = 0; i < L->loaded.n; i++) {
+            const char *c = L->loaded.items[i].canon;
+            size_t k = hash_bytes(c, strlen(c)) & (L->nseen_slots - 1);
+            while (L->seen[k]) k = (k + 1) & (L->nseen_slots - 1);
+            L->seen[k] = i + 1;
+        }
+        return;
+    }
+    size_t k = hash_bytes(l.canon, strlen(l.canon)) & (L->nseen_slots - 1);
+    while (L->seen[k]) k = (k + 1) & (L->nseen_slots - 1);
+    L->seen[k] = L->loaded.n;
+}
 
 /* path as seen from the folder of `from` (an absolute path stays as it is). */
 static char *relative_to(const char *from, const char *path)
@@ -82,14 +115,15 @@ static void include(struct loader *L, struct ast_file *from, struct ast_include 
             free(path);
             return;
         }
-    for (size_t i = 0; i < L->loaded.n; i++)
-        if (!strcmp(L->loaded.items[i].canon, canon)) {
-            diag_error(L->d, &inc->loc, "'%s' is already included; its questions cannot be included twice", path);
-            diag_note(L->d, L->loaded.items[i].at, "'%s' is first included here", L->loaded.items[i].shown);
-            free(canon);
-            free(path);
-            return;
-        }
+    long first = find_loaded(L, canon);
+    if (first >= 0) {
+        const struct link *was = &L->loaded.items[first];
+        diag_error(L->d, &inc->loc, "'%s' is already included; its questions cannot be included twice", path);
+        diag_note(L->d, was->at, "'%s' is first included here", was->shown);
+        free(canon);
+        free(path);
+        return;
+    }
     if (L->chain.n > LOAD_MAX_DEPTH) {
         diag_error(L->d, &inc->loc, "includes are nested more than %d deep", LOAD_MAX_DEPTH);
         free(canon);
@@ -115,7 +149,7 @@ static void include(struct loader *L, struct ast_file *from, struct ast_include 
     struct link l = { .canon = canon, .shown = src->path, .at = &inc->loc };
     VEC_PUSH(L->chain, l);
     struct link seen = { .canon = xstrdup(canon), .shown = src->path, .at = &inc->loc };
-    VEC_PUSH(L->loaded, seen);
+    add_loaded(L, seen);
     follow(L, f);
     L->chain.n--;
     free(canon);
@@ -153,6 +187,7 @@ struct qz_course *qz_load(struct diag *d, const char *path)
     VEC_FREE(L.chain);
     for (size_t i = 0; i < L.loaded.n; i++) free(L.loaded.items[i].canon);
     VEC_FREE(L.loaded);
+    free(L.seen);
     return c;
 }
 

@@ -44,6 +44,8 @@ struct source {
     uint32_t *lines;        /* where each line starts, made by the first src_pos; freed with the source */
     size_t nlines;
     uint32_t base;          /* the position of its first byte (src_enter) */
+    int errors;             /* errors reported in it (at most DIAG_MAX_ERRORS, diag.h) */
+    bool stopped;           /* its "too many errors" note was given: the rest of it is quiet */
 };
 
 /*

@@ -147,8 +147,28 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* Search dir (rel: its path relative to the lab) in name order, sub-folders included. */
-static char *snippet_in(const char *dir, const char *rel, const char *region, char **file, int depth)
+/* What one search carries down the lab's folders. */
+struct search {
+    const char *root;       /* the lab folder's real path (no symbolic link in it), or NULL */
+    const char *region;
+    char **file;            /* where the region's file goes, or NULL */
+    char *outside;          /* the first link met that leads outside the lab (relative path), or NULL */
+};
+
+/* Whether real (a real path) lies in the folder root or is root. */
+static bool inside(const char *root, const char *real)
+{
+    size_t n = strlen(root);
+    return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/' || (n == 1 && root[0] == '/'));
+}
+
+/*
+ * Search dir (rel: its path relative to the lab) in name order, sub-folders
+ * included.  A symbolic link is followed only when it leads to a place in
+ * the lab's folder: one that leads out stops the search (a snippet shows
+ * the lab's own code, never a file that happens to be linked in).
+ */
+static char *snippet_in(struct search *S, const char *dir, const char *rel, int depth)
 {
     struct dirent **ents;
     int n = scandir(dir, &ents, NULL, by_name);
@@ -157,22 +177,30 @@ static char *snippet_in(const char *dir, const char *rel, const char *region, ch
     char *found = NULL;
     for (int i = 0; i < n; i++) {
         const char *nm = ents[i]->d_name;
-        if (found || nm[0] == '.')
+        if (found || S->outside || nm[0] == '.')
             continue;
         char *path = path_join(dir, nm);
         char *relp = rel ? path_join(rel, nm) : xstrdup(nm);
         struct stat st;
-        if (stat(path, &st) == 0) {
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+            char *real = realpath(path, NULL);
+            if (real && S->root && !inside(S->root, real)) {
+                S->outside = relp;
+                relp = NULL;
+            }
+            free(real);
+        }
+        if (!S->outside && stat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode) && depth < 4) {
-                found = snippet_in(path, relp, region, file, depth + 1);
+                found = snippet_in(S, path, relp, depth + 1);
             } else if (S_ISREG(st.st_mode) && snippet_ext(nm)) {
                 size_t len;
                 char *text = read_file(path, &len);
                 if (text) {
-                    found = cut_region(text, len, region);
+                    found = cut_region(text, len, S->region);
                     free(text);
-                    if (found && file) {
-                        *file = relp;
+                    if (found && S->file) {
+                        *S->file = relp;
                         relp = NULL;
                     }
                 }
@@ -187,10 +215,27 @@ static char *snippet_in(const char *dir, const char *rel, const char *region, ch
     return found;
 }
 
-char *qz_snippet(const char *dir, const char *region, char **file)
+char *qz_snippet(const char *dir, const char *region, char **file, char **outside)
 {
     if (file)
         *file = NULL;
-    return snippet_in(dir, NULL, region, file, 0);
+    if (outside)
+        *outside = NULL;
+    char *root = realpath(dir, NULL);
+    struct search S = { .root = root, .region = region, .file = file };
+    char *found = snippet_in(&S, dir, NULL, 0);
+    free(root);
+    if (S.outside) {
+        free(found);
+        found = NULL;
+        if (file) {
+            free(*file);
+            *file = NULL;
+        }
+        if (outside)
+            *outside = S.outside;
+        else
+            free(S.outside);
+    }
+    return found;
 }
-

@@ -224,7 +224,7 @@ Test(check, zero_points_are_reported_at_the_points)
                       "    title \"T\"\n"
                       "    truefalse q { prompt \"P\" answer true points 0 }\n"
                       "}\n"));
-    assert_only_error(3, 49, "points must be greater than 0, got 0");
+    assert_only_error(3, 49, "points must be greater than 0 and at most 1000, got 0");
 }
 
 Test(check, a_text_question_without_accepted_answers_is_reported)
@@ -382,4 +382,86 @@ Test(check, an_empty_file_has_no_quiz)
 {
     cr_expect_not(run("# nothing here\n"));
     assert_only_error(1, 1, "no `quiz NAME { ... }` in this file");
+}
+
+/* ---- Every id and number an output can carry ---------------------------- */
+
+Test(check, ids_that_differ_only_in_case_are_an_error_naming_the_earlier_one)
+{
+    cr_expect_not(run("quiz c {\n"
+                      "    title \"T\"\n"
+                      "    truefalse Bubble { prompt \"A\" answer true }\n"
+                      "    truefalse bubble { prompt \"B\" answer true }\n"
+                      "}\n"));
+    assert_only_error(4, 15, "question id 'bubble' differs from 'Bubble' only in case; "
+                             "ids must differ in more (packages name files after them)");
+    assert_diag(DIAG_NOTE, 0, 3, 15, "'Bubble' is first defined here");
+}
+
+Test(check, an_id_of_65_characters_is_too_long_and_one_of_64_is_not)
+{
+    char text[400];
+    snprintf(text, sizeof text, "quiz c {\n    title \"T\"\n"
+             "    truefalse %.64s { prompt \"A\" answer true }\n"
+             "    truefalse %.65s { prompt \"B\" answer true }\n}\n",
+             "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    cr_expect_not(run(text));
+    assert_only_error(4, 15, "question id 'aaaaaaaaaaaaaaaaaaaa...' is 65 characters long; at most 64 are allowed "
+                             "(packages name files after ids)");
+}
+
+Test(check, an_id_that_starts_with_a_digit_is_reported_for_questions_and_the_quiz)
+{
+    cr_expect_not(run("quiz 2nd {\n"
+                      "    title \"T\"\n"
+                      "    truefalse 1f1b { prompt \"A\" answer true }\n"
+                      "}\n"));
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 2, "got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 0, 1, 6, "quiz id '2nd' starts with a digit; an id starts with a letter or '_' "
+                                     "(it is an XML ID in every output)");
+    assert_diag(DIAG_ERROR, 1, 3, 15, "question id '1f1b' starts with a digit; an id starts with a letter or '_' "
+                                      "(it is an XML ID in every output)");
+}
+
+Test(check, windows_device_names_are_no_question_ids)
+{
+    cr_expect_not(run("quiz c {\n"
+                      "    title \"T\"\n"
+                      "    truefalse Aux { prompt \"A\" answer true }\n"
+                      "    truefalse com1 { prompt \"A\" answer true }\n"
+                      "    truefalse com10 { prompt \"A\" answer true }\n"
+                      "    truefalse lpt { prompt \"A\" answer true }\n"
+                      "}\n"));
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 2, "got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 0, 3, 15, "question id 'Aux' is a device name on Windows, where no file can be "
+                                      "called so (a QTI package names a file after each question)");
+    assert_diag(DIAG_ERROR, 1, 4, 15, "question id 'com1' is a device name on Windows, where no file can be "
+                                      "called so (a QTI package names a file after each question)");
+}
+
+Test(check, points_past_1000_are_reported_at_the_points)
+{
+    cr_expect_not(run("quiz p {\n"
+                      "    title \"T\"\n"
+                      "    truefalse q { prompt \"P\" answer true points 1e300 }\n"
+                      "    truefalse r { prompt \"P\" answer true points 1000 }\n"
+                      "}\n"));
+    assert_only_error(3, 49, "points must be greater than 0 and at most 1000, got 1e+300");
+}
+
+Test(check, numeric_answers_tolerances_and_ranges_past_1e15_are_reported_at_the_number)
+{
+    cr_expect_not(run("quiz n {\n"
+                      "    title \"T\"\n"
+                      "    numeric a { prompt \"P\" answer 1e300 within 1e16 }\n"
+                      "    numeric b { prompt \"P\" answer -1e308..1e15 }\n"
+                      "    numeric c { prompt \"P\" answer 5 within 1e20% }\n"
+                      "    numeric d { prompt \"P\" answer -1e15 within 1e15 }\n"
+                      "}\n"));
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 4, "got:%s", capture_dump(cap));
+    assert_diag(DIAG_ERROR, 0, 3, 35, "the answer 1e300 is too large; numbers here are at most 1e15 in size");
+    assert_diag(DIAG_ERROR, 1, 3, 48, "the tolerance 1e16 is too large; numbers here are at most 1e15 in size");
+    assert_diag(DIAG_ERROR, 2, 4, 35, "the range's low end -1e308 is too large; numbers here are at most 1e15 in size");
+    assert_diag(DIAG_ERROR, 3, 5, 44, "the tolerance 1e20% is too large; numbers here are at most 1e15 in size");
 }

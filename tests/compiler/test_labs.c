@@ -169,7 +169,7 @@ Test(labs, a_snippet_region_is_cut_out_of_the_labs_c_source)
 Test(labs, an_indented_snippet_loses_its_common_indentation)
 {
     char *file = NULL;
-    char *code = qz_snippet(FIXTURE_LABS "/pipe", "loop", &file);
+    char *code = qz_snippet(FIXTURE_LABS "/pipe", "loop", &file, NULL);
     cr_assert_not_null(code);
     cr_expect_str_eq(code, "for (int s = 0; s >= 0; s = next_stage(s, 4))\n"
                            "    printf(\"stage %d\\n\", s);");
@@ -181,7 +181,7 @@ Test(labs, an_indented_snippet_loses_its_common_indentation)
 Test(labs, a_script_marks_its_snippets_with_hash_comments)
 {
     char *file = NULL;
-    char *code = qz_snippet(FIXTURE_LABS "/pipe", "launch", &file);
+    char *code = qz_snippet(FIXTURE_LABS "/pipe", "launch", &file, NULL);
     cr_assert_not_null(code);
     cr_expect_str_eq(code, "exec ./pipe \"$@\"");
     cr_expect_str_eq(file, "run.sh");
