@@ -4,7 +4,7 @@
 # QUIZC_LIBS (mk/scorm.mk, read after this file); the link rule expands both
 # late, so it sees them.
 
-QUIZC_SRCS += compiler/main.c compiler/check.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c
+QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c
 
 
 all: $(BUILD)/quizc

@@ -16,9 +16,9 @@ LDLIBS     += $(SCORM_LIBS)
 # The libFuzzer harness links these sources with its own library list.
 $(BUILD)/fuzz_quizc: FUZZ_LIBS += $(SCORM_LIBS)
 
-# main.c writes packages only where this module is built in.
-$(call obj,compiler/main.c): CPPFLAGS += -DQUIZC_SCORM
-$(call obj,compiler/main.c): mk/scorm.mk
+# formats.c registers the package writers only where this module is built in.
+$(call obj,compiler/formats.c): CPPFLAGS += -DQUIZC_SCORM
+$(call obj,compiler/formats.c): mk/scorm.mk
 
 # A build tool, run on this machine: plain flags, no sanitizers.
 $(BUILD)/tools/embed: compiler/embed.c
