@@ -27,68 +27,9 @@
     return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
   }
 
-  /* ---- Interface strings (the quiz's own text comes from the data) ---- */
+  /* ---- Interface strings (ui.js; the quiz's own text comes from the data) ---- */
 
-  // LABTEXT-WORDS: the lab box's words are also in compiler/lab_text.c (GIFT, Moodle, QTI).
-  var UI = {
-    en: {
-      question: 'Question {n} of {total}', point: '1 point', points: '{n} points',
-      check: 'Check answer', finish: 'Finish and submit', answer: 'Your answer',
-      correct: 'Correct.', wrong: 'Not quite.', partly: 'Partly right: {p}% of the points.', correctChoice: '(correct answer)',
-      unit: 'Unit', language: 'Language', accepted: 'Accepted answer: {a}',
-      numAnswer: 'Accepted: {lo} to {hi}', numExact: 'The answer: {x}', score: 'Score: {s}% (pass mark {p}%)',
-      passed: 'Passed.', failed: 'Not passed yet.', unanswered: 'Not answered.',
-      preview: 'Preview: no LMS found, so results are not recorded.',
-      connected: 'Connected to the LMS: your answers are saved.',
-      tryLab: 'Try it in the lab', runThis: 'Run:', expect: 'What you should see:',
-      snippet: 'The code that runs', trueLabel: 'True', falseLabel: 'False',
-      done: 'Submitted.', leftUnanswered: '{n} question(s) not answered yet.',
-      opLt: 'below', opLe: 'at most', opGt: 'above', opGe: 'at least', opEq: 'equal to',
-      within: 'within {t} of', ofAnswer: 'this question\'s answer',
-      measuredOn: 'Measured on {machine}, {date}', cpuCores: '{n} cores of {cpu}', pass: 'PASS', fail: 'FAIL',
-      basisMeasured: 'measured', basisReplayed: 'replayed from measured costs', basisModelled: 'modelled',
-      basisExact: 'exact', notReported: '(the run did not report it)', ownChecks: 'The lab\'s own checks: {ok} of {n} passed.',
-      timeline: 'Timeline of the recorded run', notes: 'Notes of the run', ownRun: 'Check your own run', ownHint: 'Run {cmd} and give its output here. It is checked in this page; nothing is sent anywhere.',
-      ownFile: 'Report file:', ownPaste: 'Or paste it:', ownCheck: 'Check my run',
-      notJson: 'This is not JSON: give the output of labrun --json.',
-      empty: 'There is nothing to check: give the output of labrun --json.',
-      notNumber: '(the report gives {v}, not a number)',
-      notRun: 'This JSON is not a labrun report (it has no lab, params and metrics).',
-      tooLarge: 'This file is too large for a labrun report.',
-      otherLab: 'This run is {ran}; the question asks for {asked}.',
-      otherParams: 'This run is {lab} with {ran}; the question asks for {asked}.',
-      ownSummary: 'Your run bears out {ok} of {n} claims.', checksFailed: '{n} of the lab\'s own checks failed in this run.'
-    },
-    id: {
-      question: 'Soal {n} dari {total}', point: '1 poin', points: '{n} poin',
-      check: 'Periksa jawaban', finish: 'Selesai dan kirim', answer: 'Jawaban Anda',
-      correct: 'Benar.', wrong: 'Belum tepat.', partly: 'Sebagian benar: {p}% dari poin.', correctChoice: '(jawaban benar)',
-      unit: 'Satuan', language: 'Bahasa', accepted: 'Jawaban yang diterima: {a}',
-      numAnswer: 'Diterima: {lo} sampai {hi}', numExact: 'Jawabannya: {x}', score: 'Nilai: {s}% (batas lulus {p}%)',
-      passed: 'Lulus.', failed: 'Belum lulus.', unanswered: 'Belum dijawab.',
-      preview: 'Pratinjau: LMS tidak ditemukan, jadi hasil tidak dicatat.',
-      connected: 'Terhubung ke LMS: jawaban Anda disimpan.',
-      tryLab: 'Coba di lab', runThis: 'Jalankan:', expect: 'Yang seharusnya Anda lihat:',
-      snippet: 'Kode yang dijalankan', trueLabel: 'Benar', falseLabel: 'Salah',
-      done: 'Terkirim.', leftUnanswered: '{n} soal belum dijawab.',
-      opLt: 'di bawah', opLe: 'paling banyak', opGt: 'di atas', opGe: 'paling sedikit', opEq: 'sama dengan',
-      within: 'dalam selisih {t} dari', ofAnswer: 'jawaban soal ini',
-      measuredOn: 'Diukur pada {machine}, {date}', cpuCores: '{n} inti {cpu}', pass: 'LULUS', fail: 'GAGAL',
-      basisMeasured: 'diukur', basisReplayed: 'diputar ulang dari biaya terukur', basisModelled: 'dimodelkan',
-      basisExact: 'eksak', notReported: '(run ini tidak melaporkannya)', ownChecks: 'Pemeriksaan lab sendiri: {ok} dari {n} lulus.',
-      timeline: 'Linimasa run yang direkam', notes: 'Catatan run', ownRun: 'Periksa run Anda sendiri', ownHint: 'Jalankan {cmd} lalu berikan keluarannya di sini. Keluaran diperiksa di halaman ini; tidak ada yang dikirim ke mana pun.',
-      ownFile: 'Berkas laporan:', ownPaste: 'Atau tempelkan:', ownCheck: 'Periksa run saya',
-      notJson: 'Ini bukan JSON: berikan keluaran labrun --json.',
-      empty: 'Tidak ada yang bisa diperiksa: berikan keluaran labrun --json.',
-      notNumber: '(laporan memberi {v}, bukan angka)',
-      notRun: 'JSON ini bukan laporan labrun (tidak ada lab, params, dan metrics).',
-      tooLarge: 'Berkas ini terlalu besar untuk laporan labrun.',
-      otherLab: 'Run ini adalah {ran}; soal ini meminta {asked}.',
-      otherParams: 'Run ini adalah {lab} dengan {ran}; soal ini meminta {asked}.',
-      ownSummary: 'Run Anda membuktikan {ok} dari {n} klaim.', checksFailed: '{n} pemeriksaan lab sendiri gagal pada run ini.'
-    }
-  };
-  var LANG_NAMES = { id: 'Bahasa Indonesia', en: 'English', und: 'Default' };
+  var UI = window.QuizUI.strings, LANG_NAMES = window.QuizUI.names;
 
   function t(key, vars) {
     var table = own(UI, state.lang) || own(UI, String(state.lang).split('-')[0]) || UI.en;
@@ -207,61 +148,12 @@
     state.done = s.d === 1;
   }
 
-  /* ---- Grading ---- */
+  /* ---- Grading: grade.js's rules on the answers kept here ---- */
 
-  function answered(q) {
-    var a = state.answers[q.id];
-    if (a === undefined || a === null) return false;
-    if (Array.isArray(a)) return a.length > 0;
-    if (typeof a === 'string') return a.trim() !== '';
-    return true;
-  }
-
-  function parseNumber(s) {
-    s = String(s).trim().replace(',', '.');
-    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?%?$/.test(s)) return NaN;
-    return parseFloat(s);
-  }
-
-  function norm(s) { return String(s).trim().replace(/\s+/g, ' ').toLowerCase(); }
-
-  /*
-   * The share of q's points the learner's answer earns, 0 to 1.  A choice
-   * question sums the weights quizc wrote for the picked choices, held to
-   * 0..1 (Moodle's rule for the same weights), to 7 digits as Moodle keeps
-   * them, unless quizc wrote that it scores all or nothing; every other kind
-   * is right (1) or not (0).
-   */
-  function credit(q) {
-    var a = state.answers[q.id];
-    if (q.kind === 'multiple' && q.scoring === 'all-or-nothing') {
-      var all = Array.isArray(a) && q.choices.every(function (c) { return c.correct === (a.indexOf(c.id) >= 0); });
-      return all ? 1 : 0;
-    }
-    if (q.kind === 'single' || q.kind === 'multiple') {
-      var picked = q.kind === 'single' ? [a] : Array.isArray(a) ? a : [];
-      var sum = 0;
-      q.choices.forEach(function (c) { if (picked.indexOf(c.id) >= 0) sum += c.weight; });
-      return Math.min(1, Math.max(0, Math.round(sum * 1e7) / 1e7));
-    }
-    return isCorrect(q) ? 1 : 0;
-  }
-
-  /* Whether a truefalse, numeric or text answer is right. */
-  function isCorrect(q) {
-    var a = state.answers[q.id];
-    switch (q.kind) {
-      case 'truefalse':
-        return a === q.answer;
-      case 'numeric': {
-        var x = parseNumber(a), eps = 1e-9 * Math.max(1, Math.abs(q.min), Math.abs(q.max));
-        return !isNaN(x) && x >= q.min - eps && x <= q.max + eps;
-      }
-      case 'text':
-        return q.accept.some(function (s) { return norm(s) === norm(a); });
-    }
-    return false;
-  }
+  var G = window.QuizGrade;
+  function answered(q) { return G.answered(state.answers[q.id]); }
+  function credit(q) { return G.credit(q, state.answers[q.id]); }
+  var parseNumber = G.parseNumber;
 
   function totals() {
     var got = 0, max = 0;

@@ -212,8 +212,9 @@ Test(manifest, the_resource_lists_every_file_of_a_2004_package)
 Test(manifest, the_package_carries_the_player_course_xml_and_quiz_data)
 {
     package(BILINGUAL, SCORM_12);
-    static const char *const want[] = { "claims.js", "course.xml", "imsmanifest.xml", "index.html", "labbox.js",
-                                        "player.css", "player.js", "scorm.js", SCORM_DATA_FILE };
+    static const char *const want[] = { "claims.js", "course.xml", "grade.js", "imsmanifest.xml", "index.html",
+                                        "labbox.js", "player.css", "player.js", "scorm.js", "ui.js",
+                                        SCORM_DATA_FILE };
     cr_assert_eq(files.files.n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         cr_assert_not_null(find(want[i]), "%s is in the package", want[i]);
