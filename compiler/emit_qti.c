@@ -271,6 +271,15 @@ static void variable(struct item *it, const char *id)
     end(it);
 }
 
+/* SCORE set to x, closing the responseIf, responseElseIf or responseElse it is the end of. */
+static void score(struct item *it, double x)
+{
+    set_outcome(it, "SCORE");
+    base_num(it, x);
+    end(it);
+    end(it);
+}
+
 static void processing(struct item *it, const struct ast_question *q)
 {
     start(it, "responseProcessing");
@@ -282,6 +291,7 @@ static void processing(struct item *it, const struct ast_question *q)
     bool whole = grade_all_or_nothing(it->r->quiz, q);
     if (q->kind != Q_NUMERIC && !whole && !has_because(q) && !render_has_feedback(q))
         attr(it, "template", MAP_RESPONSE);
+    /* SCORE is the points where the response is right, 0 where it is missing or wrong, else mapped. */
     start(it, "responseCondition");
     start(it, "responseIf");
     if (q->kind == Q_NUMERIC) {
@@ -297,23 +307,12 @@ static void processing(struct item *it, const struct ast_question *q)
         base_num(it, hi);
         end(it);
         end(it);
-        set_outcome(it, "SCORE");
-        base_num(it, q->extra->points);
-        end(it);
-        end(it);
-        start(it, "responseElse");
-        set_outcome(it, "SCORE");
-        base_num(it, 0);
-        end(it);
-        end(it);
+        score(it, q->extra->points);
     } else {
         start(it, "isNull");
         variable(it, "RESPONSE");
         end(it);
-        set_outcome(it, "SCORE");
-        base_num(it, 0);
-        end(it);
-        end(it);
+        score(it, 0);
         if (whole) {    /* all or nothing: the points for exactly the right choices */
             start(it, "responseElseIf");
             start(it, "match");
@@ -322,20 +321,17 @@ static void processing(struct item *it, const struct ast_question *q)
             attr(it, "identifier", "RESPONSE");
             end(it);
             end(it);
-            set_outcome(it, "SCORE");
-            base_num(it, q->extra->points);
-            end(it);
-            end(it);
+            score(it, q->extra->points);
         }
-        start(it, "responseElse");
+    }
+    start(it, "responseElse");
+    if (q->kind == Q_NUMERIC || whole) {
+        score(it, 0);
+    } else {
         set_outcome(it, "SCORE");
-        if (whole) {
-            base_num(it, 0);
-        } else {
-            start(it, "mapResponse");
-            attr(it, "identifier", "RESPONSE");
-            end(it);
-        }
+        start(it, "mapResponse");
+        attr(it, "identifier", "RESPONSE");
+        end(it);
         end(it);
         end(it);
     }
