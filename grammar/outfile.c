@@ -45,6 +45,14 @@ void out_note_input(const char *path)
     inputs[ninputs++] = (struct input){ st.st_dev, st.st_ino, realpath(path, NULL) };
 }
 
+char *out_read_input(const char *path, size_t *len)
+{
+    char *text = read_file(path, len);
+    if (text)
+        out_note_input(path);
+    return text;
+}
+
 static bool is_input(const struct stat *st)
 {
     for (size_t i = 0; i < ninputs; i++)

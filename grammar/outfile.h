@@ -8,7 +8,7 @@
  *   - "-", /dev/stdout, /dev/stderr, /dev/fd/N, a character device and a FIFO
  *     with a reader are written through as a stream, never replaced; a FIFO
  *     with no reader, a socket, a block device and a folder are refused;
- *   - a target that is an input of the run (a file read through read_file)
+ *   - a target that is an input of the run (a file read by out_read_input)
  *     is refused before anything is written;
  *   - a package folder replaces an existing one only when that folder is
  *     empty or holds nothing but what quizc wrote there (listed in its
@@ -30,8 +30,10 @@
 
 /* ---- Inputs and signals ------------------------------------------------- */
 
-/* path was read as an input of this run (read_file calls it). */
+/* path is an input of this run: no output may overwrite it or a folder holding it. */
 void out_note_input(const char *path);
+/* read_file, noting path as an input.  Every reader of a source uses it. */
+char *out_read_input(const char *path, size_t *len);
 
 /*
  * Catch SIGINT, SIGTERM and SIGHUP: remove the registered temporaries, then

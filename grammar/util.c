@@ -2,7 +2,6 @@
  * util.c — allocation that never fails silently, file reading, UTF-8.
  */
 #include "util.h"
-#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -131,8 +130,6 @@ char *read_file(const char *path, size_t *len)
     }
     buf[n] = '\0';
     if (len) *len = n;
-    /* Whatever was read is an input of the run, which no output may overwrite. */
-    out_note_input(path);
     return buf;
 }
 

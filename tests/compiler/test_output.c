@@ -258,7 +258,7 @@ Test(output, a_file_read_as_input_is_not_overwritten)
     char *p = path_in("lesson.qz");
     spit(p, "quiz \"q\" { }\n");
     size_t len;
-    free(read_file(p, &len));
+    free(out_read_input(p, &len));
     cr_expect_eq(output_file(d, p, "<a/>", 4), -1);
     char *s = slurp(p);
     cr_expect_str_eq(s, "quiz \"q\" { }\n");
