@@ -192,8 +192,8 @@ void out_signals_install(void)
     static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
     for (size_t i = 0; i < sizeof stops / sizeof *stops; i++) {
         struct sigaction old;
-        /* A signal ignored when we started (nohup, a background job) stays ignored. */
-        if (sigaction(stops[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        /* SIGHUP ignored when we started (nohup) stays ignored. */
+        if (stops[i] == SIGHUP && sigaction(stops[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
             continue;
         sigaction(stops[i], &sa, NULL);
     }
