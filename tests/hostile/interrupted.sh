@@ -74,7 +74,9 @@ interrupt() {
         sleep 0.02; i=$((i + 1))
     done
     sleep "$delay"
-    kill -"$sig" -- "-$pid" 2>/dev/null
+    # SIGXFSZ goes to the process (the kernel sends it to the writer, never to a
+    # group; the group would also hit a sanitizer's leak-check tracer).
+    if [ "$sig" = XFSZ ]; then kill -XFSZ "$pid" 2>/dev/null; else kill -"$sig" -- "-$pid" 2>/dev/null; fi
     i=0
     while kill -0 "$pid" 2>/dev/null && [ $i -lt $((600 * scale)) ]; do sleep 0.05; i=$((i + 1)); done
     if kill -0 "$pid" 2>/dev/null; then
