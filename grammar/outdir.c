@@ -180,11 +180,11 @@ static int may_replace(struct diag *d, struct out_dir *o, const struct stat *st)
         return -1;
     }
     free(real);
-    bool marked = read_marker(o->path, &o->old, &o->nold);
+    /* Without a marker nothing is listed: only an empty folder passes. */
+    read_marker(o->path, &o->old, &o->nold);
     char *why = NULL;
     if (!all_ours(o->path, "", st->st_dev, o->old, o->nold, &why))
         return not_ours(d, o->path, why);
-    (void)marked;               /* no marker and nothing in it: an empty folder */
     return 0;
 }
 
