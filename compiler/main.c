@@ -250,14 +250,14 @@ static char *default_output(const char *input, const struct format *f)
 
 struct xml_sink {
     struct diag *d;
-    struct output_tmp *t;
+    struct out_file *t;
     char *buf;                  /* XML_CHUNK bytes, len of them in use */
     size_t len;
 };
 
 static int sink_flush(struct xml_sink *s, const void *p, size_t len)
 {
-    if (output_write(s->t, p, len) == 0)
+    if (out_write(s->t, p, len) == 0)
         return 0;
     diag_error(s->d, NULL, "cannot write '%s': write failed: %s", s->t->path, strerror(s->t->err));
     return -1;
@@ -290,8 +290,8 @@ static int sink_write(void *ctx, const char *p, int n)
 
 static int write_stream(struct diag *d, const struct qz_course *c, const struct format *f, const char *path)
 {
-    struct output_tmp t;
-    if (output_begin(d, path, &t) != 0)
+    struct out_file t;
+    if (out_begin(d, path, &t) != 0)
         return -1;
     struct xml_sink s = { .d = d, .t = &t, .buf = xmalloc(XML_CHUNK) };
     int rc = f->stream(c, sink_write, &s, d);
@@ -299,10 +299,10 @@ static int write_stream(struct diag *d, const struct qz_course *c, const struct 
         rc = t.err ? -1 : sink_flush(&s, s.buf, s.len);
     free(s.buf);
     if (rc != 0) {
-        output_abort(&t);       /* nothing of a failed document is left behind */
+        out_abort(&t);          /* nothing of a failed document is left behind */
         return -1;
     }
-    return output_commit(d, &t);
+    return out_commit(d, &t);
 }
 
 /* A package: its files zipped into path, or into the folder --dir names. */
@@ -373,6 +373,8 @@ int main(int argc, char **argv)
         return status;
     }
     qz_labpath_defaults(&o.labpath, o.input);
+    /* A stopped run removes its temporaries; a write past `ulimit -f` is an error. */
+    out_signals_install();
 
     /*
      * Two passes, each reporting in source order: reading the quiz (syntax,

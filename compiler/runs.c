@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "outfile.h"
 #include "labref.h"
 #include "runs.h"
 
@@ -297,7 +298,7 @@ struct qz_runs *runs_load(struct diag *d, const char *path)
         return NULL;
     }
     size_t len = 0;
-    char *text = read_file(path, &len);
+    char *text = out_read_input(path, &len);
     if (!text) {
         fail(&r, NULL, "cannot read the runs file: %s", strerror(errno));
         return NULL;

@@ -2,6 +2,7 @@
  * diag.c — every diagnostic goes through here: location, level, message, the
  * source line with a caret under the span, and a count.
  */
+#include "outfile.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -70,7 +71,7 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
 const struct source *diag_read_source(struct diag *d, const char *path, const struct src_loc *at)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = out_read_input(path, &len);
     if (!text) {
         int err = errno;
         diag_error(d, at, "cannot read '%s': %s", path,

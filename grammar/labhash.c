@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "labref.h"
 #include "util.h"
 
@@ -59,7 +60,7 @@ char *qz_lab_hash(const char *dir)
     for (size_t i = 0; i < names.n; i++) {
         char *path = xasprintf("%s/%s", dir, names.items[i]);
         size_t len = 0;
-        char *body = read_file(path, &len);
+        char *body = out_read_input(path, &len);
         if (body) {
             h = fnv(h, names.items[i], strlen(names.items[i]) + 1);
             h = fnv(h, &(uint64_t){ len }, sizeof(uint64_t));

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "outfile.h"
 #include "labref.h"
 #include "util.h"
 
@@ -195,7 +196,7 @@ static char *snippet_in(struct search *S, const char *dir, const char *rel, int 
                 found = snippet_in(S, path, relp, depth + 1);
             } else if (S_ISREG(st.st_mode) && snippet_ext(nm)) {
                 size_t len;
-                char *text = read_file(path, &len);
+                char *text = out_read_input(path, &len);
                 if (text) {
                     found = cut_region(text, len, S->region);
                     free(text);

@@ -3,11 +3,13 @@
  *
  * Ranks share one process under the cpu and cuda backends, so stopping "every
  * rank" is ending the process; under MPI, mpirun ends the other ranks when
- * one exits.  What must not happen is a partial file: the report writer names
- * its temporary here, and every way out removes it first.  The handlers use
- * only async-signal-safe calls (write, unlink, _exit).
+ * one exits.  What must not happen is a partial file: the output writer
+ * (grammar/outfile.c) registers its temporaries, and every way out removes
+ * them first (out_cleanup).  The handlers use only async-signal-safe calls
+ * (write, unlink, rmdir, raise, _exit).
  */
 #include "fault.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,8 +23,6 @@
 
 static _Thread_local int my_rank = -1;
 
-static char temp_path[4096];
-static volatile sig_atomic_t temp_set;
 
 /* ---- Messages from signal handlers -------------------------------------- */
 
@@ -66,21 +66,6 @@ static const char *signal_words(int sig)
     return "a fatal signal";
 }
 
-static void remove_temp(void)
-{
-    if (temp_set)
-        unlink(temp_path);
-}
-
-void fault_temp(const char *path)
-{
-    temp_set = 0;
-    if (path && strlen(path) < sizeof temp_path) {
-        memcpy(temp_path, path, strlen(path) + 1);
-        temp_set = 1;
-    }
-}
-
 void fault_set_rank(int r)
 {
     my_rank = r;
@@ -103,7 +88,7 @@ static void on_fatal(int sig, siginfo_t *info, void *uctx)
     }
     say(signal_words(sig));
     say("; every rank is stopped\n");
-    remove_temp();
+    out_cleanup();
     /* A sanitizer's handler, when one was installed first, still gets to report. */
     for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
         if (fatal_signals[i] != sig)
@@ -122,7 +107,10 @@ static void on_stop(int sig)
     say("labrun: ");
     say(signal_words(sig));
     say(": every rank is stopped; no partial output is left\n");
-    remove_temp();
+    out_cleanup();
+    /* The default action, so the exit status says which signal ended the run. */
+    signal(sig, SIG_DFL);
+    raise(sig);
     _exit(128 + sig);
 }
 
@@ -141,6 +129,9 @@ void fault_install(void)
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    /* A write past `ulimit -f` fails with EFBIG and is reported, instead of killing labrun. */
+    out_ignore_xfsz();
 }
 
 /* ---- Watchdog ----------------------------------------------------------- */
@@ -186,7 +177,7 @@ static void *watchdog(void *arg)
                 wd_what, wd_seconds);
         if (describe)
             describe(describe_arg);
-        remove_temp();
+        out_cleanup();
         _exit(1);
     }
     return NULL;

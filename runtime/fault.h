@@ -5,9 +5,9 @@
  * A crash in any rank (a fatal signal in its thread or process) prints which
  * rank crashed and ends labrun with status 1; a watchdog (--timeout) ends a
  * run that outlives its bound with status 1; SIGINT and SIGTERM stop every
- * rank at once (status 130 / 143).  In each case the temporary of a report
- * file being written is removed, so no partial output is ever left (reports
- * are otherwise written whole and renamed into place).
+ * rank at once (ended by that signal: status 130 / 143).  In each case the
+ * temporaries of the outputs being written are removed (out_cleanup), so no
+ * partial output is ever left.
  *
  * Injection (`--inject-fault KIND@RANK`, not shown by --help):
  *     error@R   rank R fails with an error when it starts
@@ -26,12 +26,6 @@ void fault_install(void);
 
 /* This thread runs rank r (named in a crash message); -1: no rank. */
 void fault_set_rank(int r);
-
-/*
- * The temporary file being written now: removed if labrun is stopped before
- * it is renamed into place.  NULL when there is none.  The path is copied.
- */
-void fault_temp(const char *path);
 
 /*
  * Start the watchdog: when the run is still going after `seconds`, print that

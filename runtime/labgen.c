@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "qz.h"
 
 /* A parameter's help or a metric's description in English (the code's comments), else its name. */
@@ -223,25 +224,23 @@ int main(int argc, char **argv)
         return 2;
     }
     argv += limits;
+    diag_progname = "labgen";
     struct diag *d = diag_new(stderr);
     struct ast_labdef *def = qz_load_lab(d, argv[1], NULL);
     int rc = 1;
     if (def && diag_errors(d) == 0) {
-        /* Written beside the target and renamed, so a failed run leaves no header behind. */
-        char *tmp = xasprintf("%s.tmp", argv[2]);
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            perror(tmp);
-        } else {
+        /* Made whole in memory, then written by the tools' rules (outfile.h): no partial header. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (f) {
             (limits ? emit_limits : emit)(f, def, argv[1]);
-            if (fclose(f) == 0 && rename(tmp, argv[2]) == 0)
+            if (fclose(f) == 0 && out_whole(d, argv[2], text, len) == 0)
                 rc = 0;
-            else
-                perror(argv[2]);
+        } else {
+            perror("labgen");
         }
-        if (rc)
-            remove(tmp);
-        free(tmp);
+        free(text);
     }
     if (def)
         ast_labdef_free(def);

@@ -62,7 +62,7 @@ struct lab_report {
     double last_progress;
 };
 
-/* path ("-": stdout) gets data, through a temporary and a rename. */
+/* path gets data by the shared output rules (outfile.h: "-" is stdout). */
 int report_write_file(const char *path, const char *data, size_t len);
 
 /*

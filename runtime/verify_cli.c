@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "fault.h"
 #include "verify.h"
 
 static void usage(FILE *f)
@@ -42,6 +43,12 @@ int verify_main(int argc, char **argv)
     struct verify_opts o = { .timeout = VERIFY_TIMEOUT_DEFAULT };
     const char *quiz = NULL;
     int rc = 2;
+    /*
+     * As a single run does: a stop (Ctrl-C, SIGTERM) removes the runs file's
+     * temporaries and the pieces gathered in $TMPDIR, in this process and in
+     * each lab's child, and a crash is reported.
+     */
+    fault_install();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;

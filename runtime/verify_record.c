@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "labref.h"
+#include "outfile.h"
 #include "report_impl.h"
 #include "verify_record.h"
 
@@ -26,6 +27,8 @@ static char *piece(const char *dir, size_t i, int kind)
     return xasprintf("%s/%zu.%s", dir, i, piece_ext[kind]);
 }
 
+static int record_slot = -1;
+
 char *record_dir_new(FILE *err)
 {
     const char *tmp = getenv("TMPDIR");
@@ -35,6 +38,8 @@ char *record_dir_new(FILE *err)
         free(dir);
         return NULL;
     }
+    /* Removed with its pieces if labrun is stopped (the slot is this process's, not a child's). */
+    record_slot = out_temp_add(dir, true);
     return dir;
 }
 
@@ -49,6 +54,8 @@ void record_dir_free(char *dir, size_t n)
             free(p);
         }
     rmdir(dir);
+    out_temp_drop(record_slot);
+    record_slot = -1;
     free(dir);
 }
 

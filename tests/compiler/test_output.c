@@ -169,12 +169,15 @@ Test(output, a_folder_is_written_with_its_subfolders)
     free(p);
 }
 
-Test(output, an_existing_folder_is_replaced_only_on_success)
+Test(output, a_package_quizc_wrote_is_replaced_only_on_success)
 {
     char *p = path_in("pkg");
+    struct emit_files first = { 0 };
+    emit_files_add(&first, "stale.txt", "old", 3);
+    emit_files_add(&first, "old/deep.txt", "old", 3);
+    cr_assert_eq(output_dir(d, p, &first), 0);
+    emit_files_free(&first);
     char *stale = path_in("pkg/stale.txt");
-    cr_assert_eq(mkdir(p, 0777), 0);
-    spit(stale, "old");
 
     /* A bad name makes the write fail: the old folder must stay as it was. */
     struct emit_files bad = { 0 };
@@ -186,15 +189,80 @@ Test(output, an_existing_folder_is_replaced_only_on_success)
 
     struct emit_files fs = package();
     cr_assert_eq(output_dir(d, p, &fs), 0);
-    cr_expect_neq(access(stale, F_OK), 0, "the old folder's files are gone after success");
+    cr_expect_neq(access(stale, F_OK), 0, "the old package's files are gone after success");
+    char *old = path_in("pkg/old");
+    cr_expect_neq(access(old, F_OK), 0, "and so are its folders");
     char *m = path_in("pkg/imsmanifest.xml");
     char *s = slurp(m);
     cr_expect_str_eq(s, "<manifest/>");
     cr_expect_eq(entries(), 1, "no temporary or old copy is left beside it");
     free(s);
     free(m);
+    free(old);
     emit_files_free(&fs);
     free(stale);
+    free(p);
+}
+
+Test(output, a_folder_quizc_did_not_write_is_refused_and_kept)
+{
+    char *p = path_in("pkg");
+    char *thesis = path_in("pkg/thesis.tex");
+    cr_assert_eq(mkdir(p, 0777), 0);
+    spit(thesis, "years of work");
+    struct emit_files fs = package();
+    cr_expect_eq(output_dir(d, p, &fs), -1);
+    char *s = slurp(thesis);
+    cr_expect_str_eq(s, "years of work");
+    cr_expect_eq(entries(), 1, "no temporary is left beside it");
+    free(s);
+    emit_files_free(&fs);
+    free(thesis);
+    free(p);
+}
+
+Test(output, a_file_added_to_a_package_makes_it_no_longer_quizc_s)
+{
+    char *p = path_in("pkg");
+    struct emit_files fs = package();
+    cr_assert_eq(output_dir(d, p, &fs), 0);
+    char *notes = path_in("pkg/player/notes.txt");
+    spit(notes, "mine");
+    cr_expect_eq(output_dir(d, p, &fs), -1);
+    char *s = slurp(notes);
+    cr_expect_str_eq(s, "mine");
+    free(s);
+    free(notes);
+    emit_files_free(&fs);
+    free(p);
+}
+
+Test(output, an_empty_folder_is_filled)
+{
+    char *p = path_in("pkg");
+    cr_assert_eq(mkdir(p, 0777), 0);
+    struct emit_files fs = package();
+    cr_expect_eq(output_dir(d, p, &fs), 0);
+    char *m = path_in("pkg/" OUT_MARKER);
+    char *s = slurp(m);
+    cr_expect(strstr(s, "\nplayer/css/app.css\n") != NULL, "the marker lists what was written: %s", s);
+    cr_expect_eq(entries(), 1);
+    free(s);
+    free(m);
+    emit_files_free(&fs);
+    free(p);
+}
+
+Test(output, a_file_read_as_input_is_not_overwritten)
+{
+    char *p = path_in("lesson.qz");
+    spit(p, "quiz \"q\" { }\n");
+    size_t len;
+    free(out_read_input(p, &len));
+    cr_expect_eq(output_file(d, p, "<a/>", 4), -1);
+    char *s = slurp(p);
+    cr_expect_str_eq(s, "quiz \"q\" { }\n");
+    free(s);
     free(p);
 }
 
