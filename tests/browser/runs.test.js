@@ -285,7 +285,7 @@ test('a hostile runs file stays inert: script in names, notes and the timeline, 
   assert.match(text, /GAGAL bubble_fraction .*= 1\.798e\+308/, 'the largest double is a figure like any other');
   await new Promise((res) => setTimeout(res, 300));  // let any image error or load handler have its chance
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
-  assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 5, "the package's own scripts only");
+  assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 7, "the package's own scripts only");
   assert.equal(await page.evaluate(() => document.querySelectorAll('#app img:not(.timeline), #app svg').length), 0);
   assert.ok(!page.requests.some((u) => u.includes(':9/leak') || u.endsWith('/x')), 'nothing fetched for the run');
   assert.deepEqual(page.errors, []);
@@ -332,9 +332,13 @@ test('screenshots of a question with its recorded run, in both languages', async
 });
 
 test("a learner's report with odd names or values of the wrong type gets a clear message, never an exception", async () => {
-  const page = await open(`${srv.base}/pkg/runs-never-12/index.html`);
+  const page = await open(`${srv.base}/pkg/runs-on-submit-12/index.html`);
   page.on('console', (m) => { if (m.type() === 'error' && !/\/favicon\.ico$/.test(m.location().url || '')) page.errors.push(m.text()); });
   await page.waitForSelector('section.question');
+  // The own-run check comes with the answers: submit first.
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#finish');
+  await page.waitForSelector('#q-b1-lab0-own');
   await page.click('#lang-en');
   const ownText = fs.readFileSync(path.join(RUNS, 'own.json'), 'utf8');
   const own = JSON.parse(ownText);
