@@ -21,6 +21,7 @@
 
 #include "grading.h"
 #include "interval.h"
+#include "kinds.h"
 #include "runs.h"
 #include "scorm.h"
 
@@ -275,6 +276,8 @@ static json_t *question_json(const struct ast_quiz *quiz, const struct ast_quest
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(q->id));
     json_object_set_new(o, "kind", json_string(ast_qkind_name(q->kind)));
+    /* What the LMS records it as (cmi.interactions.n.type): kinds.c's, not a table of the player's. */
+    json_object_set_new(o, "interaction", json_string(kind_of(q->kind)->scorm));
     json_object_set_new(o, "points", num_json(q->extra->points));
     json_object_set_new(o, "prompt", text_json(q->prompt, ls));
     json_object_set_new(o, "explain", text_json(q->explain, ls));

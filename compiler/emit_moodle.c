@@ -17,6 +17,7 @@
 
 #include "grading.h"
 #include "interval.h"
+#include "kinds.h"
 #include "render.h"
 #include "xw.h"
 
@@ -167,16 +168,11 @@ static void numerical(struct moodle *m, const struct ast_question *q)
     }
 }
 
-static const char *const qtype[] = {
-    [Q_SINGLE] = "multichoice", [Q_MULTIPLE] = "multichoice", [Q_TRUEFALSE] = "truefalse",
-    [Q_NUMERIC] = "numerical", [Q_TEXT] = "shortanswer",
-};
-
 static void question(struct moodle *m, const struct ast_question *q, bool shuffle, struct diag *d)
 {
     size_t dropped = m->r.dropped;
     start(m, "question");
-    attr(m, "type", qtype[q->kind]);
+    attr(m, "type", kind_of(q->kind)->moodle);
     start(m, "name");
     element(m, "text", q->id);
     end(m);

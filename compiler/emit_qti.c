@@ -20,6 +20,7 @@
 #include "grading.h"
 #include "grading.h"
 #include "interval.h"
+#include "kinds.h"
 #include "lab_text.h"
 #include "qti.h"
 #include "xw.h"
@@ -144,8 +145,9 @@ static void declarations(struct item *it, const struct ast_question *q)
     char id[24], buf[RENDER_NUM_MAX];
     start(it, "responseDeclaration");
     attr(it, "identifier", "RESPONSE");
-    attr(it, "cardinality", q->kind == Q_MULTIPLE ? "multiple" : "single");
-    attr(it, "baseType", q->kind == Q_NUMERIC ? "float" : q->kind == Q_TEXT ? "string" : "identifier");
+    const struct kind_info *k = kind_of(q->kind);
+    attr(it, "cardinality", k->several ? "multiple" : "single");
+    attr(it, "baseType", k->qti_base_type);
     start(it, "correctResponse");
     switch (q->kind) {
     case Q_SINGLE:
@@ -201,7 +203,7 @@ static void declarations(struct item *it, const struct ast_question *q)
     outcome(it, "SCORE", "single", "float", "0");
     outcome(it, "MAXSCORE", "single", "float", render_number(buf, q->extra->points));
     if (has_because(q))
-        outcome(it, "FEEDBACK", q->kind == Q_MULTIPLE ? "multiple" : "single", "identifier", NULL);
+        outcome(it, "FEEDBACK", kind_of(q->kind)->several ? "multiple" : "single", "identifier", NULL);
     if (render_has_feedback(q))
         outcome(it, "GENERAL", "single", "identifier", NULL);
 }
@@ -212,7 +214,7 @@ static void choice_interaction(struct item *it, const struct ast_question *q, bo
     start(it, "choiceInteraction");
     attr(it, "responseIdentifier", "RESPONSE");
     attr(it, "shuffle", shuffle && q->kind != Q_TRUEFALSE ? "true" : "false");
-    attr(it, "maxChoices", q->kind == Q_MULTIPLE ? "0" : "1");
+    attr(it, "maxChoices", kind_of(q->kind)->several ? "0" : "1");
     if (q->kind == Q_TRUEFALSE) {
         const char *lang = render_lang(it->r);
         for (int v = 1; v >= 0; v--) {

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "emit.h"
+#include "formats.h"
 #include "output.h"
 #include "qz.h"
 #include "runs.h"
@@ -19,34 +20,12 @@
 #define QZ_VERSION "0.1.0"
 #endif
 
-/* What is written: --format, else what -o's name says (.xml, .zip, .gift). */
-enum out_format {
-    FMT_NONE,       /* not chosen yet */
-    FMT_COURSE,     /* the course document (the default) */
-    FMT_SCORM,      /* a SCORM package: FILE.zip, or --dir */
-    FMT_GIFT,       /* GIFT text for Moodle's question bank */
-    FMT_MOODLE,     /* Moodle XML for Moodle's question bank */
-    FMT_QTI21,      /* a QTI 2.1 content package: FILE.zip, or --dir */
-};
-
-static const struct {
-    const char *name;
-    enum out_format fmt;
-    const char *ext;            /* the default output's extension */
-} formats[] = {
-    { "course", FMT_COURSE, ".xml" },
-    { "scorm",  FMT_SCORM,  ".zip" },
-    { "gift",   FMT_GIFT,   ".gift" },
-    { "moodle", FMT_MOODLE, ".moodle.xml" },
-    { "qti21",  FMT_QTI21,  ".qti.zip" },
-};
-
 struct options {
     const char *input;
     const char *output;         /* -o; NULL: the default */
     const char *dir;            /* --dir */
     bool check_only;            /* --check */
-    enum out_format format;     /* --format, or from -o's name */
+    const struct format *format; /* --format, else what -o's name (or --dir) says; formats.c */
     struct emit_opts emit;      /* --scorm, --lang */
     struct qz_labpath labpath;  /* -L DIRs first; the defaults are added after parsing */
     const char *runs;           /* --runs RUNS.json */
@@ -100,6 +79,36 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+static bool is_package(const struct format *f) { return f->package; }
+static bool takes_lang(const struct format *f) { return f->one_lang; }
+
+static const struct format *first_of(bool (*keep)(const struct format *))
+{
+    for (const struct format *f = formats; f->name; f++)
+        if (keep(f))
+            return f;
+    return NULL;
+}
+
+/* The -o endings that choose a format, for a usage error: ".xml (course document), .zip (SCORM package) or .gift". */
+static char *output_endings(void)
+{
+    size_t total = 0, seen = 0;
+    for (const struct format *f = formats; f->name; f++)
+        total += f->suffix != NULL;
+    char *s = xstrdup("");
+    for (const struct format *f = formats; f->name; f++) {
+        if (!f->suffix)
+            continue;
+        char *t = xasprintf("%s%s%s%s%s%s", s, seen == 0 ? "" : seen + 1 == total ? " or " : ", ", f->suffix,
+                            f->suffix_is ? " (" : "", f->suffix_is ? f->suffix_is : "", f->suffix_is ? ")" : "");
+        free(s);
+        s = t;
+        seen++;
+    }
+    return s;
+}
+
 /* Returns -1 to go on, or the exit status (help, version, usage errors). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -151,12 +160,13 @@ static int parse_args(int argc, char **argv, struct options *o)
             }
             break;
         case OPT_FORMAT:
-            o->format = FMT_NONE;
-            for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-                if (strcmp(optarg, formats[i].name) == 0)
-                    o->format = formats[i].fmt;
-            if (o->format == FMT_NONE) {
-                usage_error("--format takes course, scorm, gift, moodle or qti21, not '%s'", optarg);
+            o->format = format_named(optarg);
+            if (!o->format) {
+                char *names = format_list(NULL, " or ");
+                char *msg = xasprintf("--format takes %s, not '%%s'", names);
+                usage_error(msg, optarg);
+                free(msg);
+                free(names);
                 return 2;
             }
             break;
@@ -196,38 +206,46 @@ static int parse_args(int argc, char **argv, struct options *o)
         usage_error("%s", "-o and --dir cannot be used together");
         return 2;
     }
-    if (o->format == FMT_NONE) {
-        if (o->dir || (o->output && ends_with(o->output, ".zip")))
-            o->format = FMT_SCORM;
-        else if (o->output && ends_with(o->output, ".gift"))
-            o->format = FMT_GIFT;
-        else if (!o->output || ends_with(o->output, ".xml"))
-            o->format = FMT_COURSE;
-        else {
-            usage_error("-o '%s': the name must end in .xml (course document), .zip (SCORM package) or .gift, "
-                        "or --format must say what to write", o->output);
+    if (!o->format) {
+        /* The first format is the default; the first package, what --dir writes. */
+        if (o->dir)
+            o->format = first_of(is_package);
+        else if (o->output)
+            o->format = format_for_output(o->output);
+        else
+            o->format = &formats[0];
+        if (!o->format) {
+            char *endings = output_endings();
+            char *msg = xasprintf("-o '%%s': the name must end in %s, or --format must say what to write", endings);
+            usage_error(msg, o->output);
+            free(msg);
+            free(endings);
             return 2;
         }
     }
-    if (o->dir && o->format != FMT_SCORM && o->format != FMT_QTI21) {
-        usage_error("%s", "--dir writes a package (--format scorm or qti21)");
+    if (o->dir && !o->format->package) {
+        char *names = format_list(is_package, " or ");
+        char *msg = xasprintf("--dir writes a package (--format %s)", names);
+        usage_error("%s", msg);
+        free(msg);
+        free(names);
         return 2;
     }
-    if (o->emit.lang && o->format != FMT_GIFT && o->format != FMT_MOODLE && o->format != FMT_QTI21) {
-        usage_error("%s", "--lang applies to --format gift, moodle and qti21 (the course document and "
-                    "SCORM packages hold every language)");
+    if (o->emit.lang && !o->format->one_lang) {
+        char *names = format_list(takes_lang, " and ");
+        char *msg = xasprintf("--lang applies to --format %s (the other formats hold every language)", names);
+        usage_error("%s", msg);
+        free(msg);
+        free(names);
         return 2;
     }
     return -1;
 }
 
 /* FILE.qz -> FILE.xml, FILE.gift, ... (any other name gets the extension appended). */
-static char *default_output(const char *input, enum out_format f)
+static char *default_output(const char *input, const struct format *f)
 {
-    const char *ext = ".xml";
-    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-        if (formats[i].fmt == f)
-            ext = formats[i].ext;
+    const char *ext = f->ext;
     if (ends_with(input, ".qz"))
         return xasprintf("%.*s%s", (int)(strlen(input) - 3), input, ext);
     return xasprintf("%s%s", input, ext);
@@ -281,13 +299,13 @@ static int sink_write(void *ctx, const char *p, int n)
     return n;
 }
 
-static int write_xml(struct diag *d, const struct qz_course *c, const char *path)
+static int write_stream(struct diag *d, const struct qz_course *c, const struct format *f, const char *path)
 {
     struct output_tmp t;
     if (output_begin(d, path, &t) != 0)
         return -1;
     struct xml_sink s = { .d = d, .t = &t, .buf = xmalloc(XML_CHUNK) };
-    int rc = emit_course_xml_stream(c, sink_write, &s, d);
+    int rc = f->stream(c, sink_write, &s, d);
     if (rc == 0 && diag_errors(d))
         rc = -1;    /* -Werror and a warning while writing: the document is not kept */
     if (rc == 0)
@@ -300,17 +318,17 @@ static int write_xml(struct diag *d, const struct qz_course *c, const char *path
     return output_commit(d, &t);
 }
 
-/*
- * SCORM packages come from the packaging module; a build that has it
- * defines QUIZC_SCORM (mk/scorm.mk).
- */
+/* A package: its files zipped into path, or into the folder --dir names. */
 static int write_package(struct diag *d, const struct qz_course *c, const struct options *o,
                          const char *path)
 {
-#ifdef QUIZC_SCORM
+    if (!o->format->files) {
+        diag_error(d, NULL, "cannot write '%s': this quizc was built without packaging",
+                   o->dir ? o->dir : path);
+        return -1;
+    }
     struct emit_files files = { 0 };
-    int rc = o->format == FMT_QTI21 ? emit_qti_files(c, &o->emit, &files, d)
-                                    : emit_scorm_files(c, &o->emit, &files, d);
+    int rc = o->format->files(c, &o->emit, &files, d);
     if (rc == 0 && diag_errors(d))
         rc = -1;    /* -Werror and a warning while packing: nothing is written */
     if (rc == 0 && o->dir) {
@@ -324,21 +342,14 @@ static int write_package(struct diag *d, const struct qz_course *c, const struct
     }
     emit_files_free(&files);
     return rc;
-#else
-    (void)c;
-    diag_error(d, NULL, "cannot write '%s': this quizc was built without packaging",
-               o->dir ? o->dir : path);
-    return -1;
-#endif
 }
 
-/* A question bank for Moodle (GIFT or Moodle XML), made whole in memory, then written. */
-static int write_bank(struct diag *d, const struct qz_course *c, const struct options *o,
+/* A text (a question bank for Moodle: GIFT, Moodle XML), made whole in memory, then written. */
+static int write_text(struct diag *d, const struct qz_course *c, const struct options *o,
                       const char *path)
 {
     struct membuf out = { 0 };
-    int rc = o->format == FMT_GIFT ? emit_gift(c, &o->emit, &out, d)
-                                   : emit_moodle_xml(c, &o->emit, &out, d);
+    int rc = o->format->text(c, &o->emit, &out, d);
     if (rc == 0 && diag_errors(d))
         rc = -1;    /* -Werror and a warning while writing the bank: nothing is written */
     if (rc == 0)
@@ -398,20 +409,12 @@ int main(int argc, char **argv)
                    o.emit.lang);
     } else if (c && diag_errors(d) == 0 && !o.check_only) {
         char *path = o.output ? xstrdup(o.output) : default_output(o.input, o.format);
-        switch (o.format) {
-        case FMT_NONE:
-        case FMT_COURSE:
-            write_xml(d, c, path);
-            break;
-        case FMT_SCORM:
-        case FMT_QTI21:
+        if (o.format->stream)
+            write_stream(d, c, o.format, path);
+        else if (o.format->text)
+            write_text(d, c, &o, path);
+        else
             write_package(d, c, &o, path);
-            break;
-        case FMT_GIFT:
-        case FMT_MOODLE:
-            write_bank(d, c, &o, path);
-            break;
-        }
         free(path);
     }
 

@@ -70,8 +70,6 @@ window.QuizScorm = (function () {
     return pad(d.getHours(), 2) + ':' + pad(d.getMinutes(), 2) + ':' + pad(d.getSeconds(), 2);
   }
 
-  var TYPES = { single: 'choice', multiple: 'choice', truefalse: 'true-false', numeric: 'numeric', text: 'fill-in' };
-
   /*
    * The learner's response to q as the data model writes it.  answer is what
    * the player keeps: a choice id, a sorted list of ids, true/false, or the
@@ -148,7 +146,7 @@ window.QuizScorm = (function () {
         var n = parseInt(rt.get('cmi.interactions._count'), 10) || 0;
         var p = 'cmi.interactions.' + n + '.';
         rt.set(p + 'id', r.q.id);   /* first: it creates the record */
-        rt.set(p + 'type', TYPES[r.q.kind]);
+        rt.set(p + 'type', r.q.interaction);     /* quizc's kinds table names it */
         rt.set(p + (v2004 ? 'timestamp' : 'time'), stamp(r.when, v2004));
         rt.set(p + 'weighting', decimal(r.q.points));
         rt.set(p + (v2004 ? 'learner_response' : 'student_response'), response(r.q, r.answer, r.number, v2004));

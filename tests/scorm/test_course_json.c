@@ -87,6 +87,18 @@ Test(quiz_data, the_header_says_languages_feedback_shuffle_passing_and_version)
     cr_assert_eq(json_array_size(json_object_get(root, "questions")), 5);
 }
 
+Test(quiz_data, each_kind_names_the_interaction_type_the_lms_records)
+{
+    load("tests/data/compiler/kinds.qz", SCORM_12);
+    static const struct { const char *id, *type; } want[] = {
+        { "pick", "choice" }, { "several", "choice" }, { "yes", "true-false" },
+        { "share", "numeric" }, { "range", "numeric" }, { "exact", "numeric" }, { "link", "fill-in" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect_str_eq(json_string_value(json_object_get(question(want[i].id), "interaction")), want[i].type,
+                         "%s", want[i].id);
+}
+
 Test(quiz_data, markdown_arrives_as_structure_in_every_language)
 {
     load("tests/scorm/data/bilingual.qz", SCORM_12);
