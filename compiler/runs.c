@@ -482,7 +482,7 @@ void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c)
                 diag_warning(d, &ref->loc, "the run of lab '%s' in %s was recorded with another version of the "
                              "lab (%s; the lab is now %s); record it again with labrun --verify --record",
                              ref->name, rs->path, then ? then : "no fingerprint", now ? now : "unreadable");
-            runs_judge_ref(d, rs, q, ref);
+            runs_judge_ref(d, q, ref);
         }
     }
     runs_judge_unused(d, rs, c);

@@ -100,8 +100,7 @@ void runs_judge_quiz(struct diag *d, const struct qz_runs *rs, const struct qz_c
  * fails every claim (doc/claims.md).  A lab line without claims whose
  * run failed a check gets one warning for that.
  */
-void runs_judge_ref(struct diag *d, const struct qz_runs *rs, const struct ast_question *q,
-                    const struct ast_labref *ref);
+void runs_judge_ref(struct diag *d, const struct ast_question *q, const struct ast_labref *ref);
 
 /* A warning at ref, which no run of rs was recorded for, with the values it wants. */
 void runs_judge_missing(struct diag *d, const struct qz_runs *rs, const struct ast_labref *ref);

@@ -99,10 +99,8 @@ static const struct qz_run_metric *metric_of(const struct qz_run *run, const cha
     return NULL;
 }
 
-void runs_judge_ref(struct diag *d, const struct qz_runs *rs, const struct ast_question *q,
-                    const struct ast_labref *ref)
+void runs_judge_ref(struct diag *d, const struct ast_question *q, const struct ast_labref *ref)
 {
-    (void)rs;
     const struct qz_run *run = ref->run;
     const char *check;
     size_t failed = failed_checks(run, &check);
