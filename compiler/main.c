@@ -29,10 +29,11 @@ struct options {
     struct emit_opts emit;      /* --scorm, --lang */
     struct qz_labpath labpath;  /* -L DIRs first; the defaults are added after parsing */
     const char *runs;           /* --runs RUNS.json */
+    bool werror;                /* -Werror: every warning is an error, and nothing is written */
 };
 
 static const char usage_line[] =
-    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--runs RUNS.json] [--check] FILE.qz";
+    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--runs RUNS.json] [-Werror] [--check] FILE.qz";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -63,6 +64,8 @@ static void help(void)
            "                   the quiz, then labs/ in the working folder\n"
            "  --runs RUNS.json recorded lab runs (labrun --verify QUIZ --record RUNS.json):\n"
            "                   the course document and SCORM packages carry what they measured\n"
+           "  -Werror          make every warning an error: exit 1 and write nothing\n"
+           "                   (for a release build: no unchecked recorded run is packed)\n"
            "  --check          report problems only; write nothing\n"
            "  --help           show this help\n"
            "  --version        show the version\n\n"
@@ -124,13 +127,21 @@ static int parse_args(int argc, char **argv, struct options *o)
     };
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:L:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:L:W:", longs, NULL)) != -1) {
         switch (c) {
         case 'o':
             o->output = optarg;
             break;
         case 'L':
             qz_labpath_add(&o->labpath, optarg);
+            break;
+        case 'W':
+            /* -Werror, as C compilers spell it; quizc has no warning groups to name. */
+            if (strcmp(optarg, "error") != 0) {
+                usage_error("unknown warning option '-W%s' (quizc knows -Werror)", optarg);
+                return 2;
+            }
+            o->werror = true;
             break;
         case OPT_CHECK:
             o->check_only = true;
@@ -295,6 +306,8 @@ static int write_stream(struct diag *d, const struct qz_course *c, const struct 
         return -1;
     struct xml_sink s = { .d = d, .t = &t, .buf = xmalloc(XML_CHUNK) };
     int rc = f->stream(c, sink_write, &s, d);
+    if (rc == 0 && diag_errors(d))
+        rc = -1;    /* -Werror and a warning while writing: the document is not kept */
     if (rc == 0)
         rc = t.err ? -1 : sink_flush(&s, s.buf, s.len);
     free(s.buf);
@@ -316,6 +329,8 @@ static int write_package(struct diag *d, const struct qz_course *c, const struct
     }
     struct emit_files files = { 0 };
     int rc = o->format->files(c, &o->emit, &files, d);
+    if (rc == 0 && diag_errors(d))
+        rc = -1;    /* -Werror and a warning while packing: nothing is written */
     if (rc == 0 && o->dir) {
         rc = output_dir(d, o->dir, &files);
     } else if (rc == 0) {
@@ -335,6 +350,8 @@ static int write_text(struct diag *d, const struct qz_course *c, const struct op
 {
     struct membuf out = { 0 };
     int rc = o->format->text(c, &o->emit, &out, d);
+    if (rc == 0 && diag_errors(d))
+        rc = -1;    /* -Werror and a warning while writing the bank: nothing is written */
     if (rc == 0)
         rc = output_file(d, path, out.data, out.len);
     membuf_free(&out);
@@ -383,6 +400,7 @@ int main(int argc, char **argv)
      * which questions were not read whole.
      */
     struct diag *d = diag_new(stderr);
+    d->werror = o.werror;
     struct qz_course *c = qz_load(d, o.input);
     if (c)
         check_course(d, c, &o.labpath);

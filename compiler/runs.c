@@ -266,6 +266,11 @@ static void read_root(struct reader *r, json_t *root, struct qz_runs *rs)
             fail(r, NULL, "\"version\" is missing or not a number");
         return;
     }
+    rs->quiz = str_at(r, "", root, "quiz", true, 4096);
+    rs->quiz_id = str_at(r, "", root, "quiz_id", true, 256);
+    rs->quiz_hash = str_at(r, "", root, "quiz_hash", true, 128);
+    if (r->failed)
+        return;
     json_t *runs = array_at(r, "", root, "runs", MAX_RUNS);
     if (!runs && !r->failed)
         fail(r, NULL, "\"runs\" is missing");
@@ -355,6 +360,7 @@ void runs_free(struct qz_runs *rs)
         VEC_FREE(r->notes);
     }
     VEC_FREE(rs->runs);
+    free(rs->quiz), free(rs->quiz_id), free(rs->quiz_hash);
     free(rs->path);
     free(rs);
 }
@@ -448,6 +454,8 @@ static const struct qz_run *find_run(struct diag *d, const struct qz_runs *rs, c
         diag_warning(d, &ref->loc, "a run of lab '%s' in %s is not used: its parameter '%s' is %s (\"%.64s\"), "
                      "where the lab takes %s", ref->name, rs->path, odd.as->name,
                      run_type_names[odd.mistyped->type], odd.mistyped->value, run_type_names[param_run_type(odd.as)]);
+    else
+        runs_judge_missing(d, rs, ref);
     return NULL;
 }
 
@@ -456,6 +464,7 @@ void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c)
     /* Each lab's fingerprint, made once. */
     VEC(const struct ast_labdef *) defs = { 0 };
     VEC(char *) hashes = { 0 };
+    runs_judge_quiz(d, rs, c);
     for (size_t i = 0; i < c->questions.n; i++) {
         struct ast_question *q = c->questions.items[i];
         for (size_t k = 0; k < q->extra->labs.n; k++) {
@@ -474,8 +483,10 @@ void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c)
                 diag_warning(d, &ref->loc, "the run of lab '%s' in %s was recorded with another version of the "
                              "lab (%s; the lab is now %s); record it again with labrun --verify --record",
                              ref->name, rs->path, then ? then : "no fingerprint", now ? now : "unreadable");
+            runs_judge_ref(d, q, ref);
         }
     }
+    runs_judge_unused(d, rs, c);
     for (size_t h = 0; h < hashes.n; h++)
         free(hashes.items[h]);
     VEC_FREE(hashes);

@@ -56,6 +56,10 @@ struct qz_run {
 
 struct qz_runs {
     char *path;                 /* owned */
+    /* The quiz the runs were recorded from (labrun --verify QUIZ); each owned, NULL when the file says none. */
+    char *quiz;                 /* its path on the recording machine */
+    char *quiz_id;              /* its id: quiz ID { ... } */
+    char *quiz_hash;            /* qz_quiz_hash of its source */
     VEC(struct qz_run) runs;
 };
 
@@ -77,8 +81,32 @@ void runs_free(struct qz_runs *rs);
  * run recorded with another version of the lab (its fingerprint differs)
  * is still attached, with a warning at the reference.  rs must outlive c's
  * use of the runs.
+ *
+ * Then it says what was packed (runs_judge.c): a warning when rs was
+ * recorded from another quiz (at the quiz's id), a warning at each lab
+ * line for each claim its run fails, a warning at each lab line no run was
+ * recorded for, and a note for each run that no lab line took.
  */
 void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c);
+
+/* ---- What was packed (runs_judge.c), in the order runs_attach calls them ---- */
+
+/* A warning at c's quiz id when rs names another quiz; a note when it names another version of this one. */
+void runs_judge_quiz(struct diag *d, const struct qz_runs *rs, const struct qz_course *c);
+
+/*
+ * A warning at ref for each of its claims in q that its run (ref->run, set)
+ * fails, judged by qz_claim_holds; a run whose lab's own checks failed
+ * fails every claim (doc/claims.md).  A lab line without claims whose
+ * run failed a check gets one warning for that.
+ */
+void runs_judge_ref(struct diag *d, const struct ast_question *q, const struct ast_labref *ref);
+
+/* A warning at ref, which no run of rs was recorded for, with the values it wants. */
+void runs_judge_missing(struct diag *d, const struct qz_runs *rs, const struct ast_labref *ref);
+
+/* A note for each run of rs that no lab line of c took: where it is in the file, its lab and values. */
+void runs_judge_unused(struct diag *d, const struct qz_runs *rs, const struct qz_course *c);
 
 /*
  * The value of each of ref's lab parameters the run must have had: the

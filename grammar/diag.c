@@ -188,8 +188,14 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
         }
         ((struct source *)src)->errors++;
     }
-    if (level == DIAG_ERROR) d->errors++;
-    if (level == DIAG_WARNING) d->warnings++;
+    /*
+     * -Werror: a warning is shown and counted as an error, so the exit status
+     * and every "no errors so far" gate treat it as one; it is still not an
+     * error in the source (no place in error_locs, nothing towards the cap).
+     */
+    enum diag_level shown = level == DIAG_WARNING && d->werror ? DIAG_ERROR : level;
+    if (shown == DIAG_ERROR) d->errors++;
+    if (shown == DIAG_WARNING) d->warnings++;
     if (level == DIAG_ERROR && loc) {
         if (d->nerror_locs == d->caperror_locs) {
             d->caperror_locs = d->caperror_locs ? 2 * d->caperror_locs : 16;
@@ -204,6 +210,12 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
     va_end(aq);
     char *msg = xmalloc((size_t)n + 1);
     vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    if (shown != level) {
+        char *tagged = xasprintf("%s [-Werror]", msg);
+        free(msg);
+        msg = tagged;
+    }
+    level = shown;
 
     if (d->hook) d->hook(d->hook_ctx, level, loc, msg);
     FILE *out = d->out;

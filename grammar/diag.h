@@ -32,6 +32,7 @@ enum { DIAG_MAX_ERRORS = 50 };
 struct diag {
     FILE *out;              /* where messages go (stderr by default); NULL: nowhere */
     bool color;             /* ANSI colours (set when out is a terminal) */
+    bool werror;            /* -Werror: each warning is shown and counted as an error ("[-Werror]") */
     int errors, warnings;
     struct source **sources;/* every source read; owned */
     size_t nsources;

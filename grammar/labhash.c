@@ -5,6 +5,8 @@
  *
  * FNV-1a over each file's name and bytes, files in name order.  It tells
  * a changed lab from an unchanged one; it is not meant to resist forgery.
+ * A quiz's fingerprint is made the same way over the sources it was read
+ * from.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 
 #include "outfile.h"
 #include "labref.h"
+#include "qz.h"
 #include "util.h"
 
 /* The files that make a lab: the same kinds snippets are cut from. */
@@ -74,4 +77,21 @@ char *qz_lab_hash(const char *dir)
     }
     VEC_FREE(names);
     return ok ? xasprintf("fnv1a64:%016llx", (unsigned long long)h) : NULL;
+}
+
+/* The file's bytes, then its includes' (an include that could not be read adds nothing). */
+static uint64_t file_hash(uint64_t h, const struct ast_file *f)
+{
+    if (!f || !f->src)
+        return h;
+    h = fnv(h, &(uint64_t){ f->src->len }, sizeof(uint64_t));
+    h = fnv(h, f->src->text, f->src->len);
+    for (size_t i = 0; i < f->includes.n; i++)
+        h = file_hash(h, f->includes.items[i]->file);
+    return h;
+}
+
+char *qz_quiz_hash(const struct qz_course *c)
+{
+    return xasprintf("fnv1a64:%016llx", (unsigned long long)file_hash(0xcbf29ce484222325u, c ? c->root : NULL));
 }

@@ -140,6 +140,15 @@ void qz_resolve_labs(struct diag *d, struct qz_course *c, const struct qz_labpat
  */
 char *qz_lab_hash(const char *dir);
 
+/*
+ * "fnv1a64:HEX" over the quiz's source as c was read from it: the root
+ * file's bytes, then each included file's, depth first in source order.
+ * What a recorded run file keeps beside the quiz's id, so quizc can tell
+ * runs recorded from another version of this quiz.  A new string.
+ */
+struct qz_course;
+char *qz_quiz_hash(const struct qz_course *c);
+
 /* The runs file: what `labrun --verify --record` writes and `quizc --runs` reads (doc/claims.md). */
 #define QZ_RUNS_FORMAT "labrun-runs"
 #define QZ_RUNS_VERSION 1

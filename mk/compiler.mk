@@ -4,7 +4,7 @@
 # QUIZC_LIBS (mk/scorm.mk, read after this file); the link rule expands both
 # late, so it sees them.
 
-QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c
+QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c compiler/runs_judge.c
 
 
 all: $(BUILD)/quizc
@@ -60,4 +60,5 @@ $(BUILD)/tests/xw-same.sh: mk/compiler.mk | $(BUILD)/quizc $(BUILD)/tests/quizc-
 
 CHECK_STEPS += $(BUILD)/tests/xw-same.sh
 check: $(BUILD)/tests/xw-same.sh
-$(eval $(call criterion_test,test_runs,tests/compiler/test_runs.c tests/compiler/support.c compiler/runs.c,$(LIBQZ),$(JSON_LIBS)))
+$(eval $(call criterion_test,test_runs,tests/compiler/test_runs.c tests/compiler/support.c compiler/runs.c compiler/runs_judge.c,$(LIBQZ),$(JSON_LIBS)))
+$(eval $(call criterion_test,test_runs_judge,tests/compiler/test_runs_judge.c tests/compiler/support.c compiler/runs.c compiler/runs_judge.c,$(LIBQZ),$(JSON_LIBS)))

@@ -560,7 +560,10 @@ int verify_quiz(const struct verify_opts *o, const char *path)
         struct record_run *runs = xcalloc(v.groups.n ? v.groups.n : 1, sizeof *runs);
         for (size_t i = 0; i < v.groups.n; i++)
             runs[i] = (struct record_run){ .def = v.groups.items[i].def, .ran = !v.groups.items[i].error };
-        recorded = record_write(o->record, v.recdir, path, runs, v.groups.n, v.err);
+        char *hash = qz_quiz_hash(c);
+        struct record_quiz quiz = { .path = path, .id = c->quiz ? c->quiz->id : NULL, .hash = hash };
+        recorded = record_write(o->record, v.recdir, &quiz, runs, v.groups.n, v.err);
+        free(hash);
         free(runs);
     }
     qz_course_free(c);

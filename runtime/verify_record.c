@@ -168,7 +168,7 @@ static json_t *run_json(const char *dir, size_t i, const struct ast_labdef *def,
     return run;
 }
 
-int record_write(const char *path, const char *dir, const char *quiz, const struct record_run *runs,
+int record_write(const char *path, const char *dir, const struct record_quiz *quiz, const struct record_run *runs,
                  size_t n, FILE *err)
 {
     char date[32];
@@ -186,7 +186,13 @@ int record_write(const char *path, const char *dir, const char *quiz, const stru
             fprintf(err, "labrun: warning: --record: the run of lab '%s' left no report; it is not recorded\n",
                     runs[i].def->name);
     }
-    json_t *root = json_pack("{s:s, s:i, s:s, s:o}", "format", QZ_RUNS_FORMAT, "version", QZ_RUNS_VERSION,
-                             "quiz", quiz, "runs", list);
+    json_t *root = json_pack("{s:s, s:i, s:s}", "format", QZ_RUNS_FORMAT, "version", QZ_RUNS_VERSION,
+                             "quiz", quiz->path);
+    /* Which quiz, whatever its path on the machine that reads the file (quizc --runs compares them). */
+    if (quiz->id)
+        json_object_set_new(root, "quiz_id", json_string(quiz->id));
+    if (quiz->hash)
+        json_object_set_new(root, "quiz_hash", json_string(quiz->hash));
+    json_object_set_new(root, "runs", list);
     return report_write_json(root, 1, path, err, "--record: ");
 }

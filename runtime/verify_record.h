@@ -5,7 +5,7 @@
  *
  * The runs file (doc/runs.md):
  *
- *   { "format": "labrun-runs", "version": 1, "quiz": "...",
+ *   { "format": "labrun-runs", "version": 1, "quiz": "...", "quiz_id", "quiz_hash",
  *     "runs": [ { "lab", "params": {NAME: value}, "backend",
  *                 "machine": { "cpu", "cores", "gpu", "gpus", "driver", "nccl" },
  *                 "date", "labrun", "hash", "placement",
@@ -43,12 +43,19 @@ struct record_run {
     bool ran;                       /* the run gave figures (its pieces are there) */
 };
 
+/* The quiz the runs were recorded from: quizc --runs tells runs of another quiz by them. */
+struct record_quiz {
+    const char *path;               /* as given to --verify */
+    const char *id;                 /* the quiz's id (quiz ID { ... }), or NULL */
+    const char *hash;               /* qz_quiz_hash of its source, or NULL */
+};
+
 /*
  * The runs file at path ("-": stdout) from the pieces in dir of the n runs
  * that ran; written through a temporary and a rename.  0, or -1 after
  * printing why to err.
  */
-int record_write(const char *path, const char *dir, const char *quiz, const struct record_run *runs,
+int record_write(const char *path, const char *dir, const struct record_quiz *quiz, const struct record_run *runs,
                  size_t n, FILE *err);
 
 /* Remove dir and the pieces of n runs; frees dir. */

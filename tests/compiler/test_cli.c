@@ -141,7 +141,7 @@ Test(cli, an_unknown_option_is_a_usage_error_with_a_one_line_hint)
     cr_expect_eq(res.status, 2);
     cr_expect_str_eq(res.err, "quizc: unknown option '--frobnicate'\n"
                               "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... "
-                              "[--scorm 1.2|2004] [--runs RUNS.json] [--check] FILE.qz (quizc --help for more)\n");
+                              "[--scorm 1.2|2004] [--runs RUNS.json] [-Werror] [--check] FILE.qz (quizc --help for more)\n");
 }
 
 Test(cli, a_missing_input_file_argument_is_a_usage_error)
@@ -427,4 +427,90 @@ Test(cli, a_source_line_shown_under_an_error_keeps_its_strings_quotes)
     const char *want = "\n        truefalse q1 { prompt \"P\" explain \"E\" promt \"x\\ty\" answer true }\n";
     cr_expect(strstr(res.err, want) != NULL, "stderr: %s", res.err);
     free(q);
+}
+
+/* ---- Recorded runs: what was packed is told; -Werror refuses to pack a warned-about run ---- */
+
+/* Lab hello with ranks = 2: its run in the seed measured max_abs_error 0, so the claim fails. */
+static char *runs_quiz(void)
+{
+    char *q = in_dir("runs.qz");
+    spit(q, "quiz rr {\n    title \"T\"\n    truefalse q {\n        prompt \"P\"\n        answer true\n"
+            "        lab hello (ranks = 2)\n            expect max_abs_error > 1\n    }\n}\n");
+    return q;
+}
+
+#define SEED_RUNS "tests/fuzz/runs-seeds/hello.json"
+
+Test(cli, a_packed_run_that_fails_its_claim_is_a_warning_and_an_unused_run_a_note)
+{
+    char *q = runs_quiz(), *x = in_dir("out.xml");
+    quizc("-L", "tests/data/labs", "--runs", SEED_RUNS, "-o", x, q, NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    cr_expect(exists(x), "a warning writes the output");
+    char *want = xasprintf("%s:6:9: warning: the run packed for this lab line fails 'max_abs_error > 1': measured 0\n"
+                           "            lab hello (ranks = 2)\n"
+                           "            ^~~~~~~~~~~~~~~~~~~~~\n", q);
+    cr_expect(strstr(res.err, want) != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, SEED_RUNS ": note: runs[1] (hello with ranks=4, count=1000) matches no lab line of "
+                              "this quiz; it is not packed\n") != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "2 warnings generated.\n") != NULL, "stderr: %s", res.err);
+    free(want);
+    free(q);
+    free(x);
+}
+
+Test(cli, Werror_makes_every_warning_an_error_exits_1_and_writes_nothing)
+{
+    char *q = runs_quiz(), *x = in_dir("out.xml"), *zip = in_dir("out.zip"), *gift = in_dir("out.gift");
+    char *moodle = in_dir("out.moodle.xml"), *pkg = in_dir("pkg"), *old = in_dir("old.xml");
+    /* Each output kind, from the runs' warnings at compile time. */
+    const char *outs[][4] = {
+        { "-o", x, NULL, NULL }, { "-o", zip, NULL, NULL }, { "-o", gift, NULL, NULL },
+        { "--format", "moodle", "-o", moodle }, { "--format", "qti21", "-o", zip }, { "--dir", pkg, NULL, NULL },
+    };
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+        quizc("-Werror", "-L", "tests/data/labs", "--runs", SEED_RUNS, outs[i][0], outs[i][1],
+              outs[i][2] ? outs[i][2] : q, outs[i][2] ? outs[i][3] : NULL, outs[i][2] ? q : NULL, NULL);
+        cr_expect_eq(res.status, 1, "case %zu: stderr: %s", i, res.err);
+        cr_expect(strstr(res.err, ":6:9: error: the run packed for this lab line fails 'max_abs_error > 1': "
+                                  "measured 0 [-Werror]\n") != NULL, "case %zu: stderr: %s", i, res.err);
+        cr_expect(strstr(res.err, "2 errors generated.\n") != NULL, "case %zu: stderr: %s", i, res.err);
+        cr_expect(strstr(res.err, "warning") == NULL, "case %zu: stderr: %s", i, res.err);
+    }
+    cr_expect_not(exists(x));
+    cr_expect_not(exists(zip));
+    cr_expect_not(exists(gift));
+    cr_expect_not(exists(moodle));
+    cr_expect_not(exists(pkg));
+    /* An output that is already there stays as it was. */
+    spit(old, "precious\n");
+    quizc("-Werror", "-L", "tests/data/labs", "--runs", SEED_RUNS, "-o", old, q, NULL);
+    cr_expect_eq(res.status, 1);
+    char *s = slurp(old);
+    cr_expect_str_eq(s, "precious\n");
+    free(s);
+    /* A warning of the writer's own (GIFT cannot carry points) is one too, found while writing. */
+    quizc("-Werror", "-L", "tests/data/labs", "-o", gift, "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 1, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "kinds.qz:19:16: error: question 'pick' has 2 points; GIFT cannot carry points") != NULL,
+              "stderr: %s", res.err);
+    cr_expect_not(exists(gift));
+    /* Without warnings, -Werror changes nothing. */
+    char *g = in_dir("good.qz");
+    spit(g, good_quiz);
+    quizc("-Werror", "-o", x, g, NULL);
+    cr_expect_eq(res.status, 0, "stderr: %s", res.err);
+    cr_expect_str_eq(res.err, "");
+    cr_expect(exists(x));
+    free(g);
+    free(q), free(x), free(zip), free(gift), free(moodle), free(pkg), free(old);
+}
+
+Test(cli, a_W_option_other_than_Werror_is_a_usage_error)
+{
+    quizc("-Wall", "tests/data/compiler/kinds.qz", NULL);
+    cr_expect_eq(res.status, 2);
+    cr_expect(strstr(res.err, "quizc: unknown warning option '-Wall' (quizc knows -Werror)\n") != NULL, "stderr: %s",
+              res.err);
 }

@@ -58,12 +58,18 @@ Test(runs, each_reference_gets_the_run_of_its_values_and_a_stale_lab_is_a_warnin
     cr_assert_eq(c->questions.items[0]->extra->labs.items[0].run, &rs->runs.items[0], "ranks = 2");
     cr_assert_eq(c->questions.items[1]->extra->labs.items[0].run, &rs->runs.items[1], "the defaults: ranks = 4");
     cr_assert_null(c->questions.items[2]->extra->labs.items[0].run, "count = 7 was not recorded");
-    /* The seed's fingerprint is not hello's: each attached run is a warning at its reference. */
+    /*
+     * The seed's fingerprint is not hello's: each attached run is a warning at
+     * its reference; the line no run was recorded for is one too.
+     */
     cr_assert_eq(capture_count(cap, DIAG_ERROR), 0);
-    cr_assert_eq(capture_count(cap, DIAG_WARNING), 2, "%s", capture_dump(cap));
+    cr_assert_eq(capture_count(cap, DIAG_WARNING), 3, "%s", capture_dump(cap));
     const struct rec *w = capture_nth(cap, DIAG_WARNING, 0);
     cr_assert_eq(w->line, 6);
     cr_assert(strstr(w->msg, "was recorded with another version of the lab"), "%s", w->msg);
+    w = capture_nth(cap, DIAG_WARNING, 2);
+    cr_assert_eq(w->line, 20);
+    cr_assert(strstr(w->msg, "no run in " SEEDS "hello.json was recorded for this lab line"), "%s", w->msg);
     qz_course_free(c);
     runs_free(rs);
     capture_free(cap);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "labref.h"
+#include "qz.h"
 #include "verify.h"
 
 static char tmpdir[64];
@@ -72,6 +73,18 @@ Test(record, every_run_of_a_verify_is_written_down_with_its_machine_date_and_lab
     cr_assert(root, "%s", e.text);
     cr_assert_str_eq(str(root, "format"), "labrun-runs");
     cr_assert_eq(json_integer_value(json_object_get(root, "version")), 1);
+    /* The quiz it came from: its path as given, its id and the fingerprint of its source. */
+    cr_assert_str_eq(str(root, "quiz"), "tests/data/verify/pass.qz");
+    struct diag *qd = diag_new(NULL);
+    struct qz_course *c = qz_load(qd, "tests/data/verify/pass.qz");
+    cr_assert(c && c->quiz);
+    cr_assert_str_eq(str(root, "quiz_id"), c->quiz->id);
+    char *qhash = qz_quiz_hash(c);
+    cr_assert(matches("^fnv1a64:[0-9a-f]{16}$", qhash));
+    cr_assert_str_eq(str(root, "quiz_hash"), qhash);
+    free(qhash);
+    qz_course_free(c);
+    diag_free(qd);
     json_t *runs = json_object_get(root, "runs");
     cr_assert_eq(json_array_size(runs), 2, "two lab runs: activations and allreduce (its references differ only by a default)");
     size_t i;
