@@ -30,7 +30,8 @@ function empty(r) {
 /*
  * The table: [{ quiz, questions: [{ id, rows: [{ response, share, moodle }] }] }],
  * questions in the order written, each share a number (moodle: the share
- * Moodle gives where the format cannot carry the rule, else the share).
+ * Moodle gives where GIFT and Moodle XML cannot carry the rule, qti: the
+ * share a QTI 2.1 player gives where QTI cannot; else the share).
  */
 function load(file = TABLE) {
   const j = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -41,8 +42,9 @@ function load(file = TABLE) {
       rows: rows.map((r) => {
         const s = share(r.share);
         const m = r.moodle === undefined ? s : share(r.moodle);
-        for (const x of [s, m]) if (!(x >= 0 && x <= 1)) throw new Error(`grading.json: ${q.quiz} ${id}: share ${x} outside 0..1`);
-        return { response: r.response, share: s, moodle: m, own: r.moodle !== undefined };
+        const t = r.qti === undefined ? s : share(r.qti);
+        for (const x of [s, m, t]) if (!(x >= 0 && x <= 1)) throw new Error(`grading.json: ${q.quiz} ${id}: share ${x} outside 0..1`);
+        return { response: r.response, share: s, moodle: m, own: r.moodle !== undefined, qti: t };
       }),
     })),
   }));
