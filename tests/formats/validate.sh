@@ -91,7 +91,7 @@ for q in $gq; do
     if node tests/formats/grading-check.js "$q" "$G/$name.gift" "$G/$name.gift.err" "$G/$name.xml" "$G/$name.xml.err" > "$G/$name.log" 2>&1; then
         ok "grading table: $q scores every row in GIFT and Moodle XML by Moodle's rules ($(tail -1 "$G/$name.log"))"
     else
-        bad "grading table: $(grep -v '^grading:' "$G/$name.log" | head -8)"
+        bad "grading table: $(grep -v '^grading:' "$G/$name.log" | sed 's/^FAIL: //' | head -8)"
     fi
 done
 [ "$(echo $gq | wc -w)" -ge 4 ] && ok "the grading table holds $(echo $gq | wc -w) quizzes" || bad "the grading table holds only: $gq"
