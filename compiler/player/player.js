@@ -223,7 +223,13 @@
     return parseFloat(s);
   }
 
-  function norm(s) { return String(s).trim().replace(/\s+/g, ' ').toLowerCase(); }
+  /*
+   * A text answer is matched without case and with the space around it
+   * trimmed, and nothing more: space inside it counts, as Moodle's
+   * shortanswer and QTI's string mapping count it, so the score is the same
+   * wherever the quiz runs.
+   */
+  function norm(s) { return String(s).trim().toLowerCase(); }
 
   /*
    * The share of q's points the learner's answer earns, 0 to 1.  A choice
