@@ -2,9 +2,11 @@
 // (tests/data/grading.json) scored for QUIZ as Moodle scores what it imports:
 // the GIFT read by gift-pegjs, the Moodle XML as quizc writes it, each graded
 // by Moodle's documented rules for the weights and tolerances read back.
-//   numerical     right when |x - answer| <= tolerance (a range lo..hi is its
-//                 middle within half its width), widened by a relative 1e-12 as
-//                 Moodle widens it, so that an edge written in decimals is inside
+//   numerical     right when answer - tolerance <= x <= answer + tolerance (a
+//                 range lo..hi is its middle within half its width), the
+//                 tolerance widened by 1e-14 x max(1, |answer|) as Moodle widens
+//                 a nominal tolerance (PHP's precision 14), so that an edge
+//                 written in decimals is inside
 //   multichoice   single: the picked answer's fraction; several allowed: the sum
 //                 of the picked answers' fractions, held to 0..1
 //   truefalse     the picked answer's fraction
@@ -95,8 +97,8 @@ function grade(q, r) {
       const x = Number(s);
       let best = 0;
       for (const a of q.answers) {
-        const v = Number(a.text), tol = Math.abs(a.tolerance) + 1e-12 * Math.max(1, Math.abs(v), Math.abs(a.tolerance));
-        if (Math.abs(x - v) <= tol) best = Math.max(best, a.fraction);
+        const v = Number(a.text), tol = Math.abs(a.tolerance) + 1e-14 * Math.max(1, Math.abs(v));
+        if (v - tol <= x && x <= v + tol) best = Math.max(best, a.fraction);
       }
       return best;
     }
