@@ -4,7 +4,7 @@
  * (compiler/grading.c), a numeric answer's interval (grammar/interval.c),
  * a text question's accepted answers.  It holds no rule of its own beyond
  * reading an answer: a number with a decimal point or comma, a text
- * compared case-insensitively with its white space trimmed and collapsed.
+ * compared case-insensitively with the space around it trimmed.
  *
  * Loaded by index.html as a plain script (window.QuizGrade) and by node's
  * tests as a module.
@@ -27,7 +27,13 @@
     return parseFloat(s);
   }
 
-  function norm(s) { return String(s).trim().replace(/\s+/g, ' ').toLowerCase(); }
+  /*
+   * A text answer is matched without case and with the space around it
+   * trimmed, and nothing more: space inside it counts, as Moodle's
+   * shortanswer and QTI's string mapping count it, so the score is the same
+   * wherever the quiz runs.
+   */
+  function norm(s) { return String(s).trim().toLowerCase(); }
 
   /* Whether a truefalse, numeric or text answer a to q is right. */
   function isCorrect(q, a) {

@@ -4,7 +4,8 @@
 // answered right and wrong; the player's own response processing gives SCORE.
 //
 //   QUIZC_QTI   folder of unpacked QTI packages: kinds (every question kind),
-//               seed (the seed quiz, in English), lanjut (the second shipped quiz, in English)
+//               seed (the seed quiz, in English), lanjut (the second shipped quiz, in English),
+//               grading-N (the N-th quiz of the grading table, tests/data/grading.json)
 'use strict';
 
 const { test, before, after } = require('node:test');
@@ -13,6 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
 const { serve } = require('./qti-page');
+const grading = require('../formats/grading-table');
 
 const PKGS = process.env.QUIZC_QTI;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -44,10 +46,12 @@ async function show(pkg, id) {
   await page.waitForSelector('qti-assessment-item');
 }
 
-/* Answer: choice identifiers to click, or { type: 'text' } to type; then score. */
+/* Answer: choice identifiers to click, or a string to type ('' types nothing); then score. */
 async function answer(pkg, id, response) {
   await show(pkg, id);
-  if (typeof response === 'string') {
+  if (response === '') {
+    // No answer: nothing typed.
+  } else if (typeof response === 'string') {
     await page.click('qti-text-entry-interaction');
     await page.keyboard.type(response);
     // The field records its value when it loses focus.
@@ -133,3 +137,28 @@ for (const [pkg, what] of [['seed', 'the seed quiz'], ['lanjut', 'the second shi
     assert.deepEqual(page.errors, []);
   });
 }
+
+/*
+ * The grading table: every row of every quiz in it, answered in the QTI
+ * player, whose own response processing gives SCORE; it must be the row's
+ * share of the item's points (MAXSCORE), or its "qti" share where QTI 2.1
+ * cannot carry the rule.  QTI keeps SCORE to 3 decimals.
+ */
+grading.load().forEach((entry, n) => {
+  test(`the grading table: every row of ${entry.quiz} scores its share in the QTI player`, async () => {
+    const wrong = [];
+    let rows = 0;
+    for (const { id, rows: list } of entry.questions) {
+      for (const r of list) {
+        const resp = typeof r.response === 'boolean' ? [String(r.response)] : r.response === null ? [] : r.response;
+        const got = await answer(`grading-${n}`, id, resp);
+        rows++;
+        if (!(Math.abs(got.score - r.qti * got.max) <= 1e-3) || !(got.max > 0))
+          wrong.push(`${entry.quiz} ${id} response ${grading.show(r.response)} QTI: expected ${r.qti * got.max} of ${got.max}, got ${got.score}`);
+      }
+    }
+    assert.ok(rows > 0);
+    assert.deepEqual(wrong, [], wrong.join('\n'));
+    assert.deepEqual(page.errors, []);
+  });
+});

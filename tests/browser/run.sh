@@ -2,7 +2,8 @@
 # tests/browser/run.sh BUILD — build SCORM packages with BUILD/quizc and take
 # them in headless chromium (tests/browser/player.test.js; names.test.js with
 # ids and languages named like what JavaScript objects inherit; runs.test.js with
-# recorded runs from BUILD/labrun; formats.test.js and claims.test.js check
+# recorded runs from BUILD/labrun; grading.test.js with the grading table,
+# tests/data/grading.json; formats.test.js and claims.test.js check
 # scorm.js's formats and claims.js without a browser), with node's test runner.
 # Prints "browser: N passed, N failed" for scripts/run-tests.sh.
 set -u
@@ -41,6 +42,14 @@ pack names12 $D/names.qz
 pack names2004 $D/names.qz --scorm 2004
 pack partial12 $D/partial.qz
 pack partial2004 $D/partial.qz --scorm 2004
+# The grading table's quizzes (tests/data/grading.json, grading.test.js), each as grading-N-12 and -2004.
+n=0
+for q in $(node -e 'for (const e of require("./tests/formats/grading-table").load()) console.log(e.quiz)'); do
+    pack grading-$n-12 "$q"
+    pack grading-$n-2004 "$q" --scorm 2004
+    n=$((n + 1))
+done
+[ "$n" -gt 0 ] || fail "tests/data/grading.json names no quiz"
 
 # Recorded runs (runs.test.js): the runs of runs.qz's claims on this machine, packed
 # with the quiz under each feedback timing, and the learner's own reports to check.
@@ -57,7 +66,7 @@ for fb in immediate on-submit never; do
 done
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/names.test.js tests/browser/runs.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

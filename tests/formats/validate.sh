@@ -75,6 +75,27 @@ for q in $quizzes; do
 done
 [ "$n" -ge 5 ] && ok "$n quizzes compiled" || bad "only $n quizzes compiled"
 
+# The grading table (tests/data/grading.json): every row of every quiz in it,
+# scored by Moodle's rules for what GIFT (through gift-pegjs) and Moodle XML
+# carry (tests/formats/grading-check.js); quizc's warnings go along, since a
+# rule the formats cannot carry must have been warned about.
+G=$OUT/grading
+mkdir -p "$G"
+gq=$(node -e 'for (const e of require("./tests/formats/grading-table").load()) console.log(e.quiz)') || bad "tests/data/grading.json does not read"
+for q in $gq; do
+    name=$(echo "$q" | tr '/' '_' | sed 's/\.qz$//')
+    if ! "$QUIZC" "$q" -o "$G/$name.gift" 2>"$G/$name.gift.err" ||
+       ! "$QUIZC" "$q" --format moodle -o "$G/$name.xml" 2>"$G/$name.xml.err"; then
+        bad "grading table: $q does not compile to GIFT and Moodle XML"; continue
+    fi
+    if node tests/formats/grading-check.js "$q" "$G/$name.gift" "$G/$name.gift.err" "$G/$name.xml" "$G/$name.xml.err" > "$G/$name.log" 2>&1; then
+        ok "grading table: $q scores every row in GIFT and Moodle XML by Moodle's rules ($(tail -1 "$G/$name.log"))"
+    else
+        bad "grading table: $(grep -v '^grading:' "$G/$name.log" | sed 's/^FAIL: //' | head -8)"
+    fi
+done
+[ "$(echo $gq | wc -w)" -ge 4 ] && ok "the grading table holds $(echo $gq | wc -w) quizzes" || bad "the grading table holds only: $gq"
+
 # What Moodle reads, question type by question type, in the every-kind fixture.
 m=$OUT/tests_data_compiler_kinds/bank.xml
 qx() { xp "$1" "$m"; }
