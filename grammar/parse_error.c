@@ -21,10 +21,20 @@ void perr_init(struct perr_state *e, struct diag *d, const struct lex_state *lx)
     *e = (struct perr_state){ .d = d, .lx = lx };
 }
 
-/* The innermost block that holds statements: its name for messages, and which block it is. */
-static const char *innermost_block(const struct perr_state *e, enum kw_place *block)
+/*
+ * The innermost block that holds statements: its name for messages, and
+ * which block it is.  at: where the token in question starts, or
+ * (size_t)-1 for the latest one.  The parser may have read one token past
+ * it (to see whether a text follows an unknown word); when that token was
+ * the block's '}', the block is the one just closed, which the scanner's
+ * stack still holds just above its top.
+ */
+static const char *innermost_block(const struct perr_state *e, size_t at, enum kw_place *block)
 {
     const struct brace *b = lex_innermost_block(e->lx);
+    const struct lex_state *lx = e->lx;
+    if (at != (size_t)-1 && lx->closed && lx->recent[1] == at && lx->braces.items[lx->braces.n].kind != BR_LANG)
+        b = &lx->braces.items[lx->braces.n];
     if (b && b->block != KWB_NONE) {
         *block = b->block;
         return lex_brace_what(e->lx, b);
@@ -47,8 +57,20 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
         if (argument) e->unknown_at = lex_off(e->lx, loc);
         return;
     }
+    /*
+     * `languages id en`: the parser ends the list at `id` and takes `en`
+     * for a statement.  Said as what it is, once for the line.
+     */
+    if (e->lang && lex_token_before(e->lx, lex_off(e->lx, loc)) == e->lang_at && loc_line(&e->lang_loc) == loc_line(loc)) {
+        diag_error(e->d, loc, "languages are separated by commas: write `%s, %s`", e->lang, word);
+        e->lang = NULL;
+        e->unknown_at = lex_off(e->lx, loc);
+        e->unknown_line = loc_line(loc);
+        e->unknown_at_set = true;
+        return;
+    }
     enum kw_place block;
-    const char *where = innermost_block(e, &block);
+    const char *where = innermost_block(e, lex_off(e->lx, loc), &block);
     const char *cands[KW_N + 1];
     kw_statements(block, cands);
     const char *hint = closest_word(word, cands);
@@ -59,6 +81,13 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
     e->unknown_at = lex_off(e->lx, loc);
     e->unknown_line = loc_line(loc);
     e->unknown_at_set = true;
+}
+
+void perr_language(struct perr_state *e, const char *tag, const struct src_loc *loc)
+{
+    e->lang = tag;
+    e->lang_at = lex_off(e->lx, loc);
+    e->lang_loc = *loc;
 }
 
 /* How the found token is named: its spelling for names, numbers and keywords. */
@@ -127,7 +156,7 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
     }
     e->junk_recovery = false;
     enum kw_place block;
-    const char *where = innermost_block(e, &block);
+    const char *where = innermost_block(e, (size_t)-1, &block);
     bool name_ok = expects(exp, n, T_IDENT);
     /* A statement could start here (in whatever block the parser recovered into). */
     bool stmt = false;
@@ -143,6 +172,18 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
         free(what);
         return;
     }
+    /*
+     * Some tokens are in the grammar only to say how a mistake is written
+     * right (`answer 0.27 ± 0.01`, `answer "yes"` in a text question:
+     * build_mistake.c); they are not offered as what could stand here.
+     */
+    int before = found.tok == T_YYEOF ? e->lx->prev_tok : e->lx->prev2_tok;
+    struct perr_tok kept[n > 0 ? n : 1];
+    int nk = 0;
+    for (int i = 0; i < n; i++)
+        if (exp[i].tok != T_PLUSMINUS && !(exp[i].tok == T_STRING && before == T_ANSWER)) kept[nk++] = exp[i];
+    exp = kept;
+    n = nk;
     /* Where a name is expected every keyword is too: name them once, as the name. */
     const char *name_is = name_called(e, found);
     char list[512] = "";
