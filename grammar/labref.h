@@ -157,4 +157,23 @@ char *qz_lab_hash(const char *dir);
  */
 char *qz_snippet(const char *dir, const char *region, char **file, char **outside);
 
+/* One snippet region of a lab: its name and what it shows (its first comment line, or ""). */
+struct qz_region {
+    char *name;
+    char *about;
+};
+struct qz_regions {
+    VEC(struct qz_region);
+};
+
+/*
+ * Every region of the lab in dir, in the order qz_snippet searches (a name
+ * given twice is listed once, as qz_snippet finds it).  The list stops at a
+ * symbolic link that leads outside the lab.  Free with qz_regions_free.
+ */
+struct qz_regions *qz_snippet_regions(const char *dir);
+void qz_regions_free(struct qz_regions *r);
+/* The region of r nearest to name (a misspelling), or NULL; r's own string. */
+const char *qz_region_near(const struct qz_regions *r, const char *name);
+
 #endif

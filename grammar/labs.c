@@ -217,6 +217,20 @@ static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name,
     return NULL;
 }
 
+/* A snippet region the lab lacks: the nearest one it has, or how a region is marked. */
+static void no_region(struct diag *d, const struct ast_snippet *s, const struct ast_labdef *def)
+{
+    struct qz_regions *regions = qz_snippet_regions(def->dir);
+    const char *near = qz_region_near(regions, s->region);
+    if (near)
+        diag_error(d, &s->loc, "lab '%s' has no snippet region '%s'; did you mean '%s'?", s->lab, s->region, near);
+    else
+        diag_error(d, &s->loc, "lab '%s' has no snippet region '%s' (a `// snippet: %s` ... "
+                   "`// end snippet` block in its sources; `labrun %s --help` lists its regions)",
+                   s->lab, s->region, s->region, s->lab);
+    qz_regions_free(regions);
+}
+
 void qz_resolve_question(struct qz_resolver *r, struct ast_question *q)
 {
     for (size_t i = 0; i < q->extra->labs.n; i++) {
@@ -239,8 +253,7 @@ void qz_resolve_question(struct qz_resolver *r, struct ast_question *q)
             diag_error(r->d, &s->loc, "lab '%s': '%s' is a symbolic link that leads outside the lab's folder; "
                        "a snippet is read only from the lab's own files", s->lab, outside);
         else if (!s->code)
-            diag_error(r->d, &s->loc, "lab '%s' has no snippet region '%s' (a `// snippet: %s` ... "
-                       "`// end snippet` block in its sources)", s->lab, s->region, s->region);
+            no_region(r->d, s, def);
         free(outside);
     }
 }

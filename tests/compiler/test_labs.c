@@ -194,7 +194,54 @@ Test(labs, a_missing_snippet_region_is_reported_at_the_snippet)
     load_question("truefalse", "        answer true\n"
                                "        snippet pipe:warmup\n");
     assert_only_error(6, 9, "lab 'pipe' has no snippet region 'warmup' (a `// snippet: warmup` ... "
-                            "`// end snippet` block in its sources)");
+                            "`// end snippet` block in its sources; `labrun pipe --help` lists its regions)");
+}
+
+Test(labs, a_misspelled_snippet_region_suggests_the_nearest_one)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        snippet pipe:schedul\n");
+    assert_only_error(6, 9, "lab 'pipe' has no snippet region 'schedul'; did you mean 'schedule'?");
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+Test(labs, a_labs_regions_are_listed_with_the_first_sentence_of_their_comment)
+{
+    char dir[] = "/tmp/qz-regions-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    write_text(dir, "a.c", "// snippet: one-line\n/* Ring step: send right, receive left. */\nx();\n// end snippet\n"
+                           "    // snippet: block\n    /*\n     * Two stages.  The rest is detail.\n     */\n"
+                           "    y();\n    // end snippet\n"
+                           "// snippet: bare\nz();\n// end snippet\n");
+    write_text(dir, "b.sh", "# snippet: launch\n# Start every rank\n# under mpirun.\nexec x\n# end snippet\n"
+                            "# snippet: one-line\n# a second region of the same name is not listed\n# end snippet\n");
+    struct qz_regions *r = qz_snippet_regions(dir);
+    cr_assert_eq(r->n, 4);
+    const char *want[][2] = {
+        { "one-line", "Ring step: send right, receive left." },
+        { "block", "Two stages." },
+        { "bare", "" },
+        { "launch", "Start every rank under mpirun." },
+    };
+    for (size_t i = 0; i < 4; i++) {
+        cr_expect_str_eq(r->items[i].name, want[i][0]);
+        cr_expect_str_eq(r->items[i].about, want[i][1]);
+    }
+    cr_expect_str_eq(qz_region_near(r, "lauch"), "launch");
+    cr_expect_null(qz_region_near(r, "nothing-like-it"));
+    qz_regions_free(r);
+    char *rm = xasprintf("rm -rf '%s'", dir);
+    cr_expect_eq(system(rm), 0);
+    free(rm);
 }
 
 Test(labs, a_snippet_of_an_unknown_lab_is_reported)
