@@ -131,6 +131,18 @@ Test(labs, an_unknown_metric_suggests_the_nearest_one)
     assert_only_error(7, 20, "lab 'pipe' reports no metric 'bubble_frac'; did you mean 'bubble_fraction'?");
 }
 
+Test(labs, a_metric_or_parameter_with_a_word_too_many_suggests_the_real_one)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (pipeline-stages = 4)\n"
+                               "            expect step_wall_ms < 20\n");
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 2, "got:%s", capture_dump(cap));
+    cr_expect_str_eq(capture_nth(cap, DIAG_ERROR, 0)->msg,
+                     "lab 'pipe' has no parameter 'pipeline-stages'; did you mean 'stages'?");
+    cr_expect_str_eq(capture_nth(cap, DIAG_ERROR, 1)->msg,
+                     "lab 'pipe' reports no metric 'step_wall_ms'; did you mean 'step_ms'?");
+}
+
 Test(labs, within_of_answer_outside_a_numeric_question_is_reported)
 {
     load_question("truefalse", "        answer true\n"
