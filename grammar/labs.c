@@ -154,7 +154,7 @@ struct qz_resolver {
     struct diag *d;
     struct qz_course *c;
     const struct qz_labpath *path;
-    VEC(char *) broken;         /* labs whose manifest had errors: reported once, then skipped */
+    VEC(char *) broken;         /* labs not found or whose manifest had errors: reported once, then skipped */
 };
 
 struct qz_resolver *qz_resolver_new(struct diag *d, struct qz_course *c, const struct qz_labpath *p)
@@ -184,7 +184,21 @@ static bool was_broken(const struct qz_resolver *r, const char *name)
     return false;
 }
 
-/* The manifest of lab `name`, loading it on first use; NULL after reporting at `at`. */
+/* Where a lab was looked for, and how to add a folder: a note at the lab's first use. */
+static void looked_in(struct qz_resolver *r, const char *name, const struct src_loc *at)
+{
+    char *dirs = xstrdup("");
+    for (size_t i = 0; r->path && i < r->path->dirs.n; i++) {
+        char *more = xasprintf("%s%s%s", dirs, i ? ", " : "", r->path->dirs.items[i]);
+        free(dirs);
+        dirs = more;
+    }
+    diag_note(r->d, at, "looked for a folder '%s' holding a lab.qz in %s; a folder of labs elsewhere is "
+              "added with -L DIR", name, *dirs ? dirs : "no folder");
+    free(dirs);
+}
+
+/* The manifest of lab `name`, loading it on first use; NULL after reporting at `at` (once per name). */
 static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name, const struct src_loc *at)
 {
     for (size_t i = 0; i < r->c->labs.n; i++)
@@ -214,6 +228,9 @@ static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name,
     else
         diag_error(r->d, at, "unknown lab '%s'", name);
     free(near);
+    looked_in(r, name, at);
+    /* Said once: the lab's other uses would only repeat it. */
+    VEC_PUSH(r->broken, xstrdup(name));
     return NULL;
 }
 

@@ -67,6 +67,22 @@ Test(labs, an_unknown_lab_far_from_any_is_reported_without_a_suggestion)
     assert_only_error(6, 13, "unknown lab 'allreduce'");
 }
 
+Test(labs, an_unknown_lab_is_reported_once_with_where_it_was_looked_for)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab nowhere\n"
+                               "        snippet nowhere:loop\n"
+                               "        lab nowhere (x = 1)\n");
+    assert_only_error(6, 13, "unknown lab 'nowhere'");
+    cr_assert_eq(capture_count(cap, DIAG_NOTE), 1, "got:%s", capture_dump(cap));
+    const struct rec *n = capture_nth(cap, DIAG_NOTE, 0);
+    char *want = xasprintf("looked for a folder 'nowhere' holding a lab.qz in %s; a folder of labs elsewhere "
+                           "is added with -L DIR", FIXTURE_LABS);
+    cr_expect_str_eq(n->msg, want);
+    cr_expect_eq(n->line, 6);
+    free(want);
+}
+
 Test(labs, an_unknown_parameter_suggests_the_nearest_one)
 {
     load_question("truefalse", "        answer true\n"
