@@ -46,6 +46,13 @@ char *qz_find_lab(const struct qz_labpath *p, const char *name);
 
 /* The lab folder name along p nearest to name (qz_near's rule); a new string, or NULL. */
 char *qz_near_lab(const struct qz_labpath *p, const char *name);
+/*
+ * A lab not found along path, used at `at`: an error with the nearest lab
+ * there is, and a note naming the folders searched and -L.  quizc and
+ * labrun --verify say it in these words, once per lab name.
+ */
+void qz_report_unknown_lab(struct diag *d, const struct qz_labpath *path, const char *name,
+                           const struct src_loc *at);
 
 /* "did you mean" is util.h's qz_near: one rule for every suggestion. */
 

@@ -184,16 +184,22 @@ static bool was_broken(const struct qz_resolver *r, const char *name)
     return false;
 }
 
-/* Where a lab was looked for, and how to add a folder: a note at the lab's first use. */
-static void looked_in(struct qz_resolver *r, const char *name, const struct src_loc *at)
+void qz_report_unknown_lab(struct diag *d, const struct qz_labpath *path, const char *name,
+                          const struct src_loc *at)
 {
+    char *near = qz_near_lab(path, name);
+    if (near)
+        diag_error(d, at, "unknown lab '%s'; did you mean '%s'?", name, near);
+    else
+        diag_error(d, at, "unknown lab '%s'", name);
+    free(near);
     char *dirs = xstrdup("");
-    for (size_t i = 0; r->path && i < r->path->dirs.n; i++) {
-        char *more = xasprintf("%s%s%s", dirs, i ? ", " : "", r->path->dirs.items[i]);
+    for (size_t i = 0; path && i < path->dirs.n; i++) {
+        char *more = xasprintf("%s%s%s", dirs, i ? ", " : "", path->dirs.items[i]);
         free(dirs);
         dirs = more;
     }
-    diag_note(r->d, at, "looked for a folder '%s' holding a lab.qz in %s; a folder of labs elsewhere is "
+    diag_note(d, at, "looked for a folder '%s' holding a lab.qz in %s; a folder of labs elsewhere is "
               "added with -L DIR", name, *dirs ? dirs : "no folder");
     free(dirs);
 }
@@ -222,13 +228,7 @@ static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name,
         return NULL;
     }
 
-    char *near = qz_near_lab(r->path, name);
-    if (near)
-        diag_error(r->d, at, "unknown lab '%s'; did you mean '%s'?", name, near);
-    else
-        diag_error(r->d, at, "unknown lab '%s'", name);
-    free(near);
-    looked_in(r, name, at);
+    qz_report_unknown_lab(r->d, r->path, name, at);
     /* Said once: the lab's other uses would only repeat it. */
     VEC_PUSH(r->broken, xstrdup(name));
     return NULL;
