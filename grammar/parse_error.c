@@ -25,16 +25,21 @@ void perr_init(struct perr_state *e, struct diag *d, const struct lex_state *lx)
  * The innermost block that holds statements: its name for messages, and
  * which block it is.  at: where the token in question starts, or
  * (size_t)-1 for the latest one.  The parser may have read one token past
- * it (to see whether a text follows an unknown word); when that token was
- * the block's '}', the block is the one just closed, which the scanner's
- * stack still holds just above its top.
+ * it (to see whether an argument follows an unknown word): a '{' that opens
+ * the word's argument is no block of the word's, and a '}' that closed a
+ * block leaves it just above the scanner's stack, where it still is.
  */
 static const char *innermost_block(const struct perr_state *e, size_t at, enum kw_place *block)
 {
-    const struct brace *b = lex_innermost_block(e->lx);
     const struct lex_state *lx = e->lx;
-    if (at != (size_t)-1 && lx->closed && lx->recent[1] == at && lx->braces.items[lx->braces.n].kind != BR_LANG)
-        b = &lx->braces.items[lx->braces.n];
+    size_t n = lx->braces.n;
+    if (at != (size_t)-1 && lx->recent[1] == at) {
+        if (lx->prev_tok == '{' && n) n--;
+        else if (lx->closed) n++;
+    }
+    const struct brace *b = NULL;
+    for (size_t i = n; i-- > 0 && !b;)
+        if (lx->braces.items[i].kind != BR_LANG) b = &lx->braces.items[i];
     if (b && b->block != KWB_NONE) {
         *block = b->block;
         return lex_brace_what(e->lx, b);
@@ -44,8 +49,24 @@ static const char *innermost_block(const struct perr_state *e, size_t at, enum k
 }
 
 /* A plain word where a statement starts: not reported while recovering, nor as an unknown word's argument. */
+/* Whether the parser stands in the block argument of an unknown word (or on the '}' that closed it). */
+static bool in_argument(const struct perr_state *e)
+{
+    const struct lex_state *lx = e->lx;
+    if (!e->arg_open) return false;
+    if (lx->braces.n > e->arg_depth && lx->braces.items[e->arg_depth].loc.from == e->arg_from) return true;
+    return lx->closed && lx->braces.n == e->arg_depth && lx->braces.items[e->arg_depth].loc.from == e->arg_from;
+}
+
 void perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering)
 {
+    /* A '{' right after the word (the parser has read it to choose the rule) opens the word's argument. */
+    const struct lex_state *lx = e->lx;
+    if (lx->prev_tok == '{' && lx->recent[1] == lex_off(lx, loc) && lx->braces.n) {
+        e->arg_open = true;
+        e->arg_depth = lx->braces.n - 1;
+        e->arg_from = lx->braces.items[lx->braces.n - 1].loc.from;
+    }
     /*
      * While recovering from a syntax error the word is what the error left
      * over (but the arguments of an unknown word are no such error); a word
@@ -148,6 +169,7 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
                  const struct perr_tok *exp, int n)
 {
     if (e->lx->synthetic) return;   /* a '}' the scanner supplied after reporting an unclosed block */
+    if (in_argument(e)) return;     /* the block is an unknown word's argument: reported with the word */
     struct src_loc loc = *at;
     /* What follows an unknown statement word is its own arguments: reported with the word. */
     if (e->unknown_at_set && lex_token_before(e->lx, lex_off(e->lx, &loc)) == e->unknown_at) {

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "lex.h"
@@ -21,6 +22,10 @@ struct perr_state {
     size_t unknown_at;              /* where it (or its latest argument) starts */
     int unknown_line;               /* its line */
     bool junk_recovery;             /* the parser recovers from the arguments of an unknown word */
+    /* The '{' of an unknown word's block argument: errors inside it are the word's, not reported. */
+    bool arg_open;                  /* there is one */
+    size_t arg_depth;               /* its index in the scanner's brace stack */
+    uint32_t arg_from;              /* its position */
     /* The latest tag of a `languages` list: a word right after it on its line is a missing comma. */
     const char *lang;               /* its text (the tree's arena's), or NULL */
     size_t lang_at;                 /* where it starts */

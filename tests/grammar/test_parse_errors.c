@@ -69,6 +69,20 @@ Test(parse_errors, a_misspelled_statement_with_a_block_is_one_error_in_every_blo
     cr_assert_eq(cap_errors(&cap), 1);
 }
 
+Test(parse_errors, a_block_of_statements_after_an_unknown_word_is_its_argument_not_more_errors)
+{
+    /* `singel q1 { ... }` and `sngle { ... }`: the block holds statements, not languages; it goes with the word. */
+    parse("quiz q {\n"
+          "  singel q1 {\n    prompt \"p\"\n    correct \"a\" wrong \"b\"\n  }\n"
+          "  sngle {\n    prompt \"p\" correct \"a\"\n  }\n"
+          "  single q3 { prompt \"p\" correct \"a\" wrong \"b\" }\n"
+          "}\n");
+    assert_error(0, 2, 3, "unknown statement 'singel' in quiz 'q'; did you mean 'single'?");
+    assert_error(1, 6, 3, "unknown statement 'sngle' in quiz 'q'; did you mean 'single'?");
+    cr_assert_eq(cap_errors(&cap), 2);
+    cr_assert_eq(file->questions.n, 1);
+}
+
 Test(parse_errors, an_unknown_word_last_in_its_block_is_named_with_that_block)
 {
     /* The parser reads the '}' to see whether a text follows the word; the block is still the word's. */
