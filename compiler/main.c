@@ -394,13 +394,14 @@ int main(int argc, char **argv)
     out_signals_install();
 
     /*
-     * Two passes, each reporting in source order: reading the quiz (syntax,
-     * includes), then the semantic pass over it, a question at a time (its
-     * checks and its labs).  The errors met while reading tell the second
-     * which questions were not read whole.
+     * Two passes: reading the quiz (syntax, includes), then the semantic
+     * pass over it, a question at a time (its checks and its labs).  The
+     * errors met while reading tell the second which questions were not
+     * read whole.  Their messages are held and come out in source order.
      */
     struct diag *d = diag_new(stderr);
     d->werror = o.werror;
+    diag_hold(d);   /* the two passes' messages are printed together, in source order */
     struct qz_course *c = qz_load(d, o.input);
     if (c)
         check_course(d, c, &o.labpath);

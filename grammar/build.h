@@ -90,6 +90,12 @@ void b_q_scoring(struct build_state *b, const struct src_loc *kw, char *word, co
 void b_q_answer_word(struct build_state *b, const struct src_loc *kw, char *word, const struct src_loc *loc);
 void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_value *v, struct ast_value *tol);
 void b_q_answer_range(struct build_state *b, const struct src_loc *kw, struct ast_value *lo, struct ast_value *hi);
+/* The answers written as on paper, each reported with its spelling in the language (build_mistake.c). */
+void b_q_answer_comma(struct build_state *b, const struct src_loc *kw, struct ast_value *v,
+                      const struct src_loc *comma, struct ast_value *frac);
+void b_q_answer_plusminus(struct build_state *b, const struct src_loc *kw, struct ast_value *v,
+                          const struct src_loc *pm, struct ast_value *tol);
+void b_q_answer_string(struct build_state *b, const struct src_loc *kw, char *s, const struct src_loc *loc);
 void b_q_accept_start(struct build_state *b, const struct src_loc *kw);
 void b_q_accept(struct build_state *b, char *s, const struct src_loc *loc);
 void b_q_lab(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc);

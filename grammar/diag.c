@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ struct diag *diag_new(FILE *out)
 void diag_free(struct diag *d)
 {
     if (!d) return;
+    diag_flush(d);
     /* Last first: src_leave finds the latest source at once, so n sources cost n, not n^2. */
     for (size_t i = d->nsources; i-- > 0;) {
         src_leave(d->sources[i]);
@@ -175,6 +177,8 @@ static void show_line(FILE *out, const char *p, size_t n, int col, int end_col, 
     *caret_len = last - first;
 }
 
+static FILE *hold_next(struct diag *d, enum diag_level level, const struct src_loc *loc);
+
 void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
                   const char *fmt, va_list ap)
 {
@@ -219,6 +223,10 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
 
     if (d->hook) d->hook(d->hook_ctx, level, loc, msg);
     FILE *out = d->out;
+    if (out && d->hold) {
+        if (loc) out = hold_next(d, level, loc);
+        else diag_flush(d);
+    }
     if (out) {
         const char *bold = d->color ? "\033[1m" : "", *reset = d->color ? "\033[0m" : "";
         const char *lc = d->color ? level_color[level] : "";
@@ -245,6 +253,59 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
     free(msg);
 }
 
+void diag_hold(struct diag *d)
+{
+    d->hold = true;
+}
+
+/* The stream the next held message is written to, with its place recorded (its length when flushed). */
+static FILE *hold_next(struct diag *d, enum diag_level level, const struct src_loc *loc)
+{
+    if (!d->held) {
+        d->held = open_memstream(&d->held_buf, &d->held_len);
+        if (!d->held) return d->out;    /* no memory for the buffer: printed as reported */
+    }
+    if (d->nheld == d->capheld) {
+        d->capheld = d->capheld ? 2 * d->capheld : 16;
+        d->held_msgs = xrealloc(d->held_msgs, d->capheld * sizeof *d->held_msgs);
+    }
+    struct diag_held *h = &d->held_msgs[d->nheld];
+    /* A note belongs to the message before it ("referenced here", "stopping here"): it sorts with it. */
+    h->key = level == DIAG_NOTE && d->nheld ? d->held_msgs[d->nheld - 1].key : loc->from;
+    h->seq = d->nheld;
+    h->start = (size_t)ftell(d->held);
+    if (d->nheld) {
+        struct diag_held *prev = h - 1;
+        prev->len = h->start - prev->start;
+    }
+    d->nheld++;
+    return d->held;
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const struct diag_held *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void diag_flush(struct diag *d)
+{
+    if (!d->held) return;
+    fclose(d->held);    /* sets held_buf and held_len */
+    d->held = NULL;
+    if (d->nheld) d->held_msgs[d->nheld - 1].len = d->held_len - d->held_msgs[d->nheld - 1].start;
+    qsort(d->held_msgs, d->nheld, sizeof *d->held_msgs, by_place);
+    for (size_t i = 0; i < d->nheld; i++)
+        fwrite(d->held_buf + d->held_msgs[i].start, 1, d->held_msgs[i].len, d->out);
+    free(d->held_buf);
+    d->held_buf = NULL;
+    d->held_len = 0;
+    free(d->held_msgs);
+    d->held_msgs = NULL;
+    d->nheld = d->capheld = 0;
+}
+
 void diag_stop(struct diag *d, const struct src_loc *at)
 {
     const struct source *src = loc_src(at);
@@ -264,6 +325,7 @@ void diag_report(struct diag *d, enum diag_level level, const struct src_loc *lo
 
 void diag_summary(struct diag *d)
 {
+    diag_flush(d);
     if (!d->out || (!d->errors && !d->warnings)) return;
     if (d->errors && d->warnings)
         fprintf(d->out, "%d error%s and %d warning%s generated.\n", d->errors,

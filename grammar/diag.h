@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "loc.h"
@@ -29,6 +30,13 @@ enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
  */
 enum { DIAG_MAX_ERRORS = 50 };
 
+/* One held message: where it sorts and where its text lies (diag.c). */
+struct diag_held {
+    uint32_t key;           /* its location's position; a note takes the key of the message it follows */
+    size_t seq;             /* the order it was reported in: ties keep it */
+    size_t start, len;      /* its bytes in the buffer */
+};
+
 struct diag {
     FILE *out;              /* where messages go (stderr by default); NULL: nowhere */
     bool color;             /* ANSI colours (set when out is a terminal) */
@@ -39,6 +47,16 @@ struct diag {
     /* Where each error with a location was reported, in order (diag_error_locs). */
     struct src_loc *error_locs;
     size_t nerror_locs, caperror_locs;
+    /*
+     * Held messages (diag_hold): rendered into one buffer and printed in
+     * source order by diag_flush.  Nothing is kept while none is reported.
+     */
+    bool hold;              /* diag_hold was called */
+    FILE *held;             /* the buffer's stream (open_memstream), opened by the first message */
+    char *held_buf;         /* its bytes */
+    size_t held_len;
+    struct diag_held *held_msgs;    /* where each message lies in the buffer, and its place */
+    size_t nheld, capheld;
     /* Optional hook: called for every diagnostic (tests record them). */
     void (*hook)(void *ctx, enum diag_level, const struct src_loc *, const char *msg);
     void *hook_ctx;
@@ -90,6 +108,18 @@ static inline bool diag_source_full(const struct source *src) { return src && sr
  * error past the cap; the scanner calls it when it stops reading.
  */
 void diag_stop(struct diag *d, const struct src_loc *at);
+
+/*
+ * From now on messages with a location are held and printed in source
+ * order (file by file, in the order the files were read; within a file by
+ * position), each note after the message it belongs to, by diag_flush.
+ * So an error the semantic pass finds on line 2 comes before a syntax error
+ * on line 30.  A message without a location flushes what is held and is
+ * printed at once (a tool-level error ends the run's messages).
+ */
+void diag_hold(struct diag *d);
+/* Print the held messages in source order; diag_summary and diag_free call it. */
+void diag_flush(struct diag *d);
 
 /* "2 errors generated." etc. to d->out, when there were any. */
 void diag_summary(struct diag *d);

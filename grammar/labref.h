@@ -46,6 +46,13 @@ char *qz_find_lab(const struct qz_labpath *p, const char *name);
 
 /* The lab folder name along p nearest to name (qz_near's rule); a new string, or NULL. */
 char *qz_near_lab(const struct qz_labpath *p, const char *name);
+/*
+ * A lab not found along path, used at `at`: an error with the nearest lab
+ * there is, and a note naming the folders searched and -L.  quizc and
+ * labrun --verify say it in these words, once per lab name.
+ */
+void qz_report_unknown_lab(struct diag *d, const struct qz_labpath *path, const char *name,
+                           const struct src_loc *at);
 
 /* "did you mean" is util.h's qz_near: one rule for every suggestion. */
 
@@ -165,5 +172,24 @@ char *qz_quiz_hash(const struct qz_course *c);
  * in *outside (caller frees; outside may be NULL).
  */
 char *qz_snippet(const char *dir, const char *region, char **file, char **outside);
+
+/* One snippet region of a lab: its name and what it shows (its first comment line, or ""). */
+struct qz_region {
+    char *name;
+    char *about;
+};
+struct qz_regions {
+    VEC(struct qz_region);
+};
+
+/*
+ * Every region of the lab in dir, in the order qz_snippet searches (a name
+ * given twice is listed once, as qz_snippet finds it).  The list stops at a
+ * symbolic link that leads outside the lab.  Free with qz_regions_free.
+ */
+struct qz_regions *qz_snippet_regions(const char *dir);
+void qz_regions_free(struct qz_regions *r);
+/* The region of r nearest to name (a misspelling), or NULL; r's own string. */
+const char *qz_region_near(const struct qz_regions *r, const char *name);
 
 #endif

@@ -154,7 +154,7 @@ struct qz_resolver {
     struct diag *d;
     struct qz_course *c;
     const struct qz_labpath *path;
-    VEC(char *) broken;         /* labs whose manifest had errors: reported once, then skipped */
+    VEC(char *) broken;         /* labs not found or whose manifest had errors: reported once, then skipped */
 };
 
 struct qz_resolver *qz_resolver_new(struct diag *d, struct qz_course *c, const struct qz_labpath *p)
@@ -184,7 +184,27 @@ static bool was_broken(const struct qz_resolver *r, const char *name)
     return false;
 }
 
-/* The manifest of lab `name`, loading it on first use; NULL after reporting at `at`. */
+void qz_report_unknown_lab(struct diag *d, const struct qz_labpath *path, const char *name,
+                          const struct src_loc *at)
+{
+    char *near = qz_near_lab(path, name);
+    if (near)
+        diag_error(d, at, "unknown lab '%s'; did you mean '%s'?", name, near);
+    else
+        diag_error(d, at, "unknown lab '%s'", name);
+    free(near);
+    char *dirs = xstrdup("");
+    for (size_t i = 0; path && i < path->dirs.n; i++) {
+        char *more = xasprintf("%s%s%s", dirs, i ? ", " : "", path->dirs.items[i]);
+        free(dirs);
+        dirs = more;
+    }
+    diag_note(d, at, "looked for a folder '%s' holding a lab.qz in %s; a folder of labs elsewhere is "
+              "added with -L DIR", name, *dirs ? dirs : "no folder");
+    free(dirs);
+}
+
+/* The manifest of lab `name`, loading it on first use; NULL after reporting at `at` (once per name). */
 static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name, const struct src_loc *at)
 {
     for (size_t i = 0; i < r->c->labs.n; i++)
@@ -208,13 +228,24 @@ static const struct ast_labdef *lab_for(struct qz_resolver *r, const char *name,
         return NULL;
     }
 
-    char *near = qz_near_lab(r->path, name);
-    if (near)
-        diag_error(r->d, at, "unknown lab '%s'; did you mean '%s'?", name, near);
-    else
-        diag_error(r->d, at, "unknown lab '%s'", name);
-    free(near);
+    qz_report_unknown_lab(r->d, r->path, name, at);
+    /* Said once: the lab's other uses would only repeat it. */
+    VEC_PUSH(r->broken, xstrdup(name));
     return NULL;
+}
+
+/* A snippet region the lab lacks: the nearest one it has, or how a region is marked. */
+static void no_region(struct diag *d, const struct ast_snippet *s, const struct ast_labdef *def)
+{
+    struct qz_regions *regions = qz_snippet_regions(def->dir);
+    const char *near = qz_region_near(regions, s->region);
+    if (near)
+        diag_error(d, &s->loc, "lab '%s' has no snippet region '%s'; did you mean '%s'?", s->lab, s->region, near);
+    else
+        diag_error(d, &s->loc, "lab '%s' has no snippet region '%s' (a `// snippet: %s` ... "
+                   "`// end snippet` block in its sources; `labrun %s --help` lists its regions)",
+                   s->lab, s->region, s->region, s->lab);
+    qz_regions_free(regions);
 }
 
 void qz_resolve_question(struct qz_resolver *r, struct ast_question *q)
@@ -239,8 +270,7 @@ void qz_resolve_question(struct qz_resolver *r, struct ast_question *q)
             diag_error(r->d, &s->loc, "lab '%s': '%s' is a symbolic link that leads outside the lab's folder; "
                        "a snippet is read only from the lab's own files", s->lab, outside);
         else if (!s->code)
-            diag_error(r->d, &s->loc, "lab '%s' has no snippet region '%s' (a `// snippet: %s` ... "
-                       "`// end snippet` block in its sources)", s->lab, s->region, s->region);
+            no_region(r->d, s, def);
         free(outside);
     }
 }

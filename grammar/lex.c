@@ -179,6 +179,7 @@ static void close_brace(struct lex_state *lx, const struct src_loc *loc)
         lx->suspect_close = *loc;
     }
     pop_brace(lx);
+    lx->closed = true;
 }
 
 /* Where the file ends, for "file ended here": just after its last visible character. */
@@ -225,6 +226,7 @@ size_t lex_line_start(struct lex_state *lx, size_t off)
 static int deliver(struct lex_state *lx, int tok, QZPSTYPE *lval, const struct src_loc *loc)
 {
     lx->tok_text = tok == T_IDENT ? lval->str : tok == T_NUMBER ? lval->val->str : NULL;
+    lx->closed = false;
     if (tok == '{') push_brace(lx, loc);
     else if (tok == '}') close_brace(lx, loc);
     lx->prev_text = tok == T_IDENT ? lval->str : kw_is(tok) ? kw_of(tok)->word : NULL;
@@ -243,6 +245,7 @@ static int supply_close(struct lex_state *lx, int tok, QZPSTYPE *lval, QZPLTYPE 
     else if (tok == T_NUMBER) lx->pending.v.val = lval->val;
     lx->pending.loc = *lloc;
     pop_brace(lx);
+    lx->closed = false;
     lx->synthetic = true;
     lx->prev2_tok = lx->prev_tok;
     lx->prev_tok = '}';

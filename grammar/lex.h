@@ -72,6 +72,7 @@ struct lex_state {
 
     /* Open braces, innermost last. */
     VEC(struct brace) braces;
+    bool closed;                    /* the latest token was a '}' that closed braces.items[braces.n] */
     bool eof_seen;                  /* end of file reached; closing braces are being supplied */
     bool eof_reported;              /* the unclosed block at the end has been reported */
     struct src_loc eof_loc;         /* just after the last visible character */

@@ -21,10 +21,25 @@ void perr_init(struct perr_state *e, struct diag *d, const struct lex_state *lx)
     *e = (struct perr_state){ .d = d, .lx = lx };
 }
 
-/* The innermost block that holds statements: its name for messages, and which block it is. */
-static const char *innermost_block(const struct perr_state *e, enum kw_place *block)
+/*
+ * The innermost block that holds statements: its name for messages, and
+ * which block it is.  at: where the token in question starts, or
+ * (size_t)-1 for the latest one.  The parser may have read one token past
+ * it (to see whether an argument follows an unknown word): a '{' that opens
+ * the word's argument is no block of the word's, and a '}' that closed a
+ * block leaves it just above the scanner's stack, where it still is.
+ */
+static const char *innermost_block(const struct perr_state *e, size_t at, enum kw_place *block)
 {
-    const struct brace *b = lex_innermost_block(e->lx);
+    const struct lex_state *lx = e->lx;
+    size_t n = lx->braces.n;
+    if (at != (size_t)-1 && lx->recent[1] == at) {
+        if (lx->prev_tok == '{' && n) n--;
+        else if (lx->closed) n++;
+    }
+    const struct brace *b = NULL;
+    for (size_t i = n; i-- > 0 && !b;)
+        if (lx->braces.items[i].kind != BR_LANG) b = &lx->braces.items[i];
     if (b && b->block != KWB_NONE) {
         *block = b->block;
         return lex_brace_what(e->lx, b);
@@ -34,8 +49,24 @@ static const char *innermost_block(const struct perr_state *e, enum kw_place *bl
 }
 
 /* A plain word where a statement starts: not reported while recovering, nor as an unknown word's argument. */
+/* Whether the parser stands in the block argument of an unknown word (or on the '}' that closed it). */
+static bool in_argument(const struct perr_state *e)
+{
+    const struct lex_state *lx = e->lx;
+    if (!e->arg_open) return false;
+    if (lx->braces.n > e->arg_depth && lx->braces.items[e->arg_depth].loc.from == e->arg_from) return true;
+    return lx->closed && lx->braces.n == e->arg_depth && lx->braces.items[e->arg_depth].loc.from == e->arg_from;
+}
+
 void perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering)
 {
+    /* A '{' right after the word (the parser has read it to choose the rule) opens the word's argument. */
+    const struct lex_state *lx = e->lx;
+    if (lx->prev_tok == '{' && lx->recent[1] == lex_off(lx, loc) && lx->braces.n) {
+        e->arg_open = true;
+        e->arg_depth = lx->braces.n - 1;
+        e->arg_from = lx->braces.items[lx->braces.n - 1].loc.from;
+    }
     /*
      * While recovering from a syntax error the word is what the error left
      * over (but the arguments of an unknown word are no such error); a word
@@ -47,8 +78,20 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
         if (argument) e->unknown_at = lex_off(e->lx, loc);
         return;
     }
+    /*
+     * `languages id en`: the parser ends the list at `id` and takes `en`
+     * for a statement.  Said as what it is, once for the line.
+     */
+    if (e->lang && lex_token_before(e->lx, lex_off(e->lx, loc)) == e->lang_at && loc_line(&e->lang_loc) == loc_line(loc)) {
+        diag_error(e->d, loc, "languages are separated by commas: write `%s, %s`", e->lang, word);
+        e->lang = NULL;
+        e->unknown_at = lex_off(e->lx, loc);
+        e->unknown_line = loc_line(loc);
+        e->unknown_at_set = true;
+        return;
+    }
     enum kw_place block;
-    const char *where = innermost_block(e, &block);
+    const char *where = innermost_block(e, lex_off(e->lx, loc), &block);
     const char *cands[KW_N + 1];
     kw_statements(block, cands);
     const char *hint = closest_word(word, cands);
@@ -59,6 +102,13 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
     e->unknown_at = lex_off(e->lx, loc);
     e->unknown_line = loc_line(loc);
     e->unknown_at_set = true;
+}
+
+void perr_language(struct perr_state *e, const char *tag, const struct src_loc *loc)
+{
+    e->lang = tag;
+    e->lang_at = lex_off(e->lx, loc);
+    e->lang_loc = *loc;
 }
 
 /* How the found token is named: its spelling for names, numbers and keywords. */
@@ -119,6 +169,7 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
                  const struct perr_tok *exp, int n)
 {
     if (e->lx->synthetic) return;   /* a '}' the scanner supplied after reporting an unclosed block */
+    if (in_argument(e)) return;     /* the block is an unknown word's argument: reported with the word */
     struct src_loc loc = *at;
     /* What follows an unknown statement word is its own arguments: reported with the word. */
     if (e->unknown_at_set && lex_token_before(e->lx, lex_off(e->lx, &loc)) == e->unknown_at) {
@@ -127,7 +178,7 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
     }
     e->junk_recovery = false;
     enum kw_place block;
-    const char *where = innermost_block(e, &block);
+    const char *where = innermost_block(e, (size_t)-1, &block);
     bool name_ok = expects(exp, n, T_IDENT);
     /* A statement could start here (in whatever block the parser recovered into). */
     bool stmt = false;
@@ -143,6 +194,18 @@ void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_l
         free(what);
         return;
     }
+    /*
+     * Some tokens are in the grammar only to say how a mistake is written
+     * right (`answer 0.27 ± 0.01`, `answer "yes"` in a text question:
+     * build_mistake.c); they are not offered as what could stand here.
+     */
+    int before = found.tok == T_YYEOF ? e->lx->prev_tok : e->lx->prev2_tok;
+    struct perr_tok kept[n > 0 ? n : 1];
+    int nk = 0;
+    for (int i = 0; i < n; i++)
+        if (exp[i].tok != T_PLUSMINUS && !(exp[i].tok == T_STRING && before == T_ANSWER)) kept[nk++] = exp[i];
+    exp = kept;
+    n = nk;
     /* Where a name is expected every keyword is too: name them once, as the name. */
     const char *name_is = name_called(e, found);
     char list[512] = "";

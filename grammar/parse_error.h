@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "lex.h"
@@ -21,6 +22,14 @@ struct perr_state {
     size_t unknown_at;              /* where it (or its latest argument) starts */
     int unknown_line;               /* its line */
     bool junk_recovery;             /* the parser recovers from the arguments of an unknown word */
+    /* The '{' of an unknown word's block argument: errors inside it are the word's, not reported. */
+    bool arg_open;                  /* there is one */
+    size_t arg_depth;               /* its index in the scanner's brace stack */
+    uint32_t arg_from;              /* its position */
+    /* The latest tag of a `languages` list: a word right after it on its line is a missing comma. */
+    const char *lang;               /* its text (the tree's arena's), or NULL */
+    size_t lang_at;                 /* where it starts */
+    struct src_loc lang_loc;        /* its span (its line is found only for a message: no cost per tag) */
 };
 
 /* One token as Bison names it: its code (a T_ token, a character, 0 at the end) and its name. */
@@ -38,6 +47,9 @@ void perr_init(struct perr_state *e, struct diag *d, const struct lex_state *lx)
  * syntax error.  word is borrowed (the tree's arena holds it).
  */
 void perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering);
+
+/* A tag of a `languages` list (tag borrowed): a plain word right after it is taken for a second tag. */
+void perr_language(struct perr_state *e, const char *tag, const struct src_loc *loc);
 
 /* A syntax error at found (at loc), where the tokens expected[0..n) could stand. */
 void perr_syntax(struct perr_state *e, struct perr_tok found, const struct src_loc *loc,

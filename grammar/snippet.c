@@ -151,10 +151,73 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 /* What one search carries down the lab's folders. */
 struct search {
     const char *root;       /* the lab folder's real path (no symbolic link in it), or NULL */
-    const char *region;
+    const char *region;     /* the region looked for; NULL: every region is listed in regions */
     char **file;            /* where the region's file goes, or NULL */
     char *outside;          /* the first link met that leads outside the lab (relative path), or NULL */
+    struct qz_regions *regions;     /* region NULL: the list being made */
 };
+
+/*
+ * What a region shows: the first sentence of the comment it starts with
+ * (`// ...` lines, `# ...` lines or a block comment), without the
+ * comment's marks, its lines joined: it ends at a full stop that ends a
+ * line or is followed by two spaces.  "" when it starts with code.
+ */
+static char *region_about(const char *p, const char *end)
+{
+    char *out = xstrdup("");
+    bool block = false, line_comment = false;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *a = p, *b = nl ? nl : end;
+        p = nl ? nl + 1 : end;
+        while (a < b && (*a == ' ' || *a == '\t')) a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
+        bool closes = false;
+        if (!block && b - a >= 2 && a[0] == '/' && a[1] == '*') { a += 2; block = true; }
+        else if (!block && b - a >= 2 && a[0] == '/' && a[1] == '/') { a += 2; line_comment = true; }
+        else if (!block && a < b && *a == '#') { a++; line_comment = true; }
+        else if (block && a < b && *a == '*' && !(b - a >= 2 && a[1] == '/')) a++;
+        else if (!block) break;     /* code: the comment (if any) has ended */
+        if (block && b - a >= 2 && b[-2] == '*' && b[-1] == '/') { b -= 2; closes = true; }
+        while (a < b && (*a == ' ' || *a == '\t')) a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        if (a < b) {
+            char *joined = xasprintf("%s%s%.*s", out, *out ? " " : "", (int)(b - a), a);
+            free(out);
+            out = joined;
+            if (b[-1] == '.') break;    /* the first sentence is enough for a list */
+        }
+        if (closes || (line_comment && a == b)) break;
+    }
+    /* A sentence ends in a full stop and two spaces (as the labs' comments write): "et al. 2021" goes on. */
+    char *stop = strstr(out, ".  ");
+    if (stop) stop[1] = '\0';
+    return out;
+}
+
+/* Add every region of text to the list (a name met again, in a later file, is listed once). */
+static void list_regions(const char *text, size_t tlen, struct qz_regions *out)
+{
+    const char *p = text, *end = text + tlen;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        const char *name;
+        size_t nlen;
+        const char *next = nl ? nl + 1 : end;
+        if (marker(p, len, &name, &nlen) == 1 && nlen > 0) {
+            bool seen = false;
+            for (size_t i = 0; i < out->n && !seen; i++)
+                seen = strlen(out->items[i].name) == nlen && memcmp(out->items[i].name, name, nlen) == 0;
+            if (!seen) {
+                struct qz_region r = { xstrndup(name, nlen), region_about(next, end) };
+                VEC_PUSH(*out, r);
+            }
+        }
+        p = next;
+    }
+}
 
 /* Whether real (a real path) lies in the folder root or is root. */
 static bool inside(const char *root, const char *real)
@@ -197,7 +260,10 @@ static char *snippet_in(struct search *S, const char *dir, const char *rel, int 
             } else if (S_ISREG(st.st_mode) && snippet_ext(nm)) {
                 size_t len;
                 char *text = out_read_input(path, &len);
-                if (text) {
+                if (text && !S->region) {
+                    list_regions(text, len, S->regions);
+                    free(text);
+                } else if (text) {
                     found = cut_region(text, len, S->region);
                     free(text);
                     if (found && S->file) {
@@ -239,4 +305,38 @@ char *qz_snippet(const char *dir, const char *region, char **file, char **outsid
             free(S.outside);
     }
     return found;
+}
+
+struct qz_regions *qz_snippet_regions(const char *dir)
+{
+    struct qz_regions *r = xcalloc(1, sizeof *r);
+    char *root = realpath(dir, NULL);
+    struct search S = { .root = root, .regions = r };
+    snippet_in(&S, dir, NULL, 0);
+    free(root);
+    free(S.outside);    /* what lies past the link is not the lab's: the list stops there */
+    return r;
+}
+
+void qz_regions_free(struct qz_regions *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->items[i].name);
+        free(r->items[i].about);
+    }
+    VEC_FREE(*r);
+    free(r);
+}
+
+const char *qz_region_near(const struct qz_regions *r, const char *name)
+{
+    const char **cands = xmalloc((r->n + 1) * sizeof *cands);
+    for (size_t i = 0; i < r->n; i++)
+        cands[i] = r->items[i].name;
+    cands[r->n] = NULL;
+    const char *near = closest_word(name, cands);
+    free(cands);
+    return near;
 }

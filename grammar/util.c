@@ -271,6 +271,29 @@ int edit_distance(const char *a, const char *b)
     return prev[lb];
 }
 
+/* The next word of a name (words are split at '-' and '_'): its start, length in *len; NULL past the last. */
+static const char *next_word(const char *s, size_t *len)
+{
+    while (*s == '-' || *s == '_') s++;
+    if (!*s) return NULL;
+    *len = strcspn(s, "-_");
+    return s;
+}
+
+/* Whether the words of part are words of whole, in order, and whole has more (zero in zero-stage). */
+static bool words_within(const char *part, const char *whole)
+{
+    size_t pl, wl;
+    const char *p = next_word(part, &pl), *w = next_word(whole, &wl);
+    bool extra = false;
+    while (p && w) {
+        if (pl == wl && !strncmp(p, w, pl)) p = next_word(p + pl, &pl);
+        else extra = true;
+        w = next_word(w + wl, &wl);
+    }
+    return !p && (extra || w);
+}
+
 void qz_near_init(struct qz_near *n, const char *word)
 {
     *n = (struct qz_near){ .word = word, .best = NULL, .dist = 1 << 20 };
@@ -289,7 +312,9 @@ bool qz_near_offer(struct qz_near *n, const char *cand)
     /* A shortened name (bubble_frac for bubble_fraction) is a near miss at any distance. */
     size_t wl = strlen(n->word), cl = strlen(cand);
     bool prefix = wl >= 3 && wl < cl && strncmp(n->word, cand, wl) == 0;
-    if (d == 0 || (d > limit && !prefix) || d >= n->dist)
+    /* A word added or left out (zero-stage for zero, optimizer_states_gib for optimizer_gib) is one too. */
+    bool words = words_within(cand, n->word) || words_within(n->word, cand);
+    if (d == 0 || (d > limit && !prefix && !words) || d >= n->dist)
         return false;
     n->best = cand;
     n->dist = d;

@@ -79,8 +79,10 @@ int edit_distance(const char *a, const char *b);
  * "did you mean": the candidate nearest to word, offered one at a time.  One
  * rule for every suggestion the project makes: within an edit distance of a
  * third of the word's length (at least 1, at most 3), or the word a prefix of
- * at least 3 characters of the candidate (bubble_frac for bubble_fraction);
- * the nearest wins, the first among equals.
+ * at least 3 characters of the candidate (bubble_frac for bubble_fraction),
+ * or the same words (split at '-' and '_') with one or more added or left
+ * out (zero-stage for zero, optimizer_states_gib for optimizer_gib); the
+ * nearest wins, the first among equals.
  */
 struct qz_near {
     const char *word;           /* borrowed */

@@ -4,7 +4,7 @@ GEN_HEADERS := $(BUILD)/gen/quiz.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/keywor
 LIBQZ_SRCS  += grammar/arena.c grammar/loc.c grammar/ast.c grammar/md.c grammar/diag.c grammar/util.c grammar/load.c grammar/labs.c \
                grammar/labpath.c grammar/labref.c grammar/interval.c grammar/claim.c grammar/labhash.c grammar/snippet.c \
                grammar/keywords.c grammar/lex.c grammar/lex_text.c grammar/parse.c grammar/parse_error.c \
-               grammar/build.c grammar/build_lab.c \
+               grammar/build.c grammar/build_lab.c grammar/build_mistake.c \
                grammar/outfile.c grammar/outdir.c
 LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
 # Installed labs are found after -L folders, labs/ beside the quiz and ./labs.
@@ -51,6 +51,7 @@ GRAMMAR_TEST_SUPPORT := tests/grammar/capture.c
 $(eval $(call criterion_test,grammar_lexer,tests/grammar/test_lexer.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_parser,tests/grammar/test_parser.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_parse_errors,tests/grammar/test_parse_errors.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
+$(eval $(call criterion_test,grammar_build_mistake,tests/grammar/test_build_mistake.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_md,tests/grammar/test_md.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_load,tests/grammar/test_load.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))
 $(eval $(call criterion_test,grammar_build,tests/grammar/test_build.c $(GRAMMAR_TEST_SUPPORT),$(LIBQZ)))

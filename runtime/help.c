@@ -61,5 +61,17 @@ void lab_params_help(const struct ast_labdef *def, const char *lang, FILE *out)
             free(unit);
         }
     }
+    /* The regions a quiz can show with `snippet LAB:REGION`, each with its first comment line. */
+    struct qz_regions *regions = def->dir ? qz_snippet_regions(def->dir) : NULL;
+    if (regions && regions->n) {
+        fprintf(out, "\nsnippet regions (snippet %s:REGION in a quiz):\n", def->name);
+        for (size_t i = 0; i < regions->n; i++) {
+            char *name = term_inert(regions->items[i].name), *about = term_inert(regions->items[i].about);
+            fprintf(out, "  %-34s %s\n", name, about);
+            free(name);
+            free(about);
+        }
+    }
+    qz_regions_free(regions);
 }
 

@@ -65,6 +65,7 @@ struct labinfo {
     struct ast_labdef *def;         /* owned, or NULL */
     const struct lab_impl *impl;
     char *error;                    /* owned, or NULL */
+    bool missing;                   /* not found along the search path: a setup error */
 };
 
 struct verify {
@@ -95,6 +96,7 @@ static const struct labinfo *lookup_lab(struct verify *v, const struct ast_labre
     struct labinfo li = { .name = xstrdup(ref->name) };
     char *dir = qz_find_lab(&v->path, ref->name);
     if (!dir) {
+        li.missing = true;
         char *near = qz_near_lab(&v->path, ref->name);
         if (near)
             li.error = xasprintf("no lab '%s' along the search path; did you mean '%s'?", ref->name, near);
@@ -229,6 +231,31 @@ static void collect(struct verify *v, const struct qz_course *c)
             free(referr);
         }
     }
+}
+
+/*
+ * A lab the quiz names that is not there is a mistake in the setup (a
+ * missing -L, a misspelled name), not a claim that failed: each such lab is
+ * reported once, at its first use, in quizc's words, and nothing runs.
+ */
+static bool report_missing(struct verify *v, const struct qz_course *c, struct diag *d)
+{
+    bool any = false;
+    for (size_t i = 0; i < c->questions.n; i++) {
+        const struct ast_question *q = c->questions.items[i];
+        for (size_t r = 0; r < q->extra->labs.n; r++) {
+            const struct ast_labref *ref = &q->extra->labs.items[r];
+            for (size_t k = 0; k < v->labs.n; k++) {
+                struct labinfo *li = &v->labs.items[k];
+                if (!li->missing || strcmp(li->name, ref->name) != 0)
+                    continue;
+                qz_report_unknown_lab(d, &v->path, ref->name, &ref->name_loc);
+                li->missing = false;    /* said once */
+                any = true;
+            }
+        }
+    }
+    return any;
 }
 
 /* ---- Running ------------------------------------------------------------- */
@@ -540,6 +567,13 @@ int verify_quiz(const struct verify_opts *o, const char *path)
         return 1;
     }
     collect(&v, c);
+    if (report_missing(&v, c, d)) {
+        diag_summary(d);
+        qz_course_free(c);
+        diag_free(d);
+        verify_free(&v);
+        return 2;
+    }
     if (o->record && !(v.recdir = record_dir_new(v.err))) {
         qz_course_free(c);
         diag_free(d);

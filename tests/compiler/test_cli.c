@@ -417,6 +417,24 @@ Test(cli, diagnostics_come_out_in_source_order)
     free(q);
 }
 
+Test(cli, a_semantic_error_comes_before_a_later_syntax_error)
+{
+    /* The semantic pass runs after every syntax error is known; its messages are sorted in among them. */
+    char *q = in_dir("later.qz");
+    spit(q, "quiz o {\n    title \"T\"\n    single q1 { prompt \"P\" correct \"a\" }\n"
+            "    single q2 { prompt \"P\" correct \"a\" wrong \"b\" }\n"
+            "    single q3 { prompt \"P\" correct \"a\" wrong \"b\" bogus }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    const char *first = strstr(res.err, ":3:12: error: single question 'q1' needs at least two choices");
+    const char *second = strstr(res.err, ":5:50: error: unknown statement 'bogus' in single question 'q3'");
+    cr_expect(first && second && first < second, "stderr: %s", res.err);
+    /* Each message keeps its source line and caret: the line under the first error is its own. */
+    cr_expect(first && strstr(first, "\n        single q1 {") == strchr(first, '\n'), "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n2 errors generated.\n") != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
 Test(cli, a_source_line_shown_under_an_error_keeps_its_strings_quotes)
 {
     /* The scanner ends plain strings in place (a NUL over the closing quote); the line still reads as written. */

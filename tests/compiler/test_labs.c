@@ -67,6 +67,22 @@ Test(labs, an_unknown_lab_far_from_any_is_reported_without_a_suggestion)
     assert_only_error(6, 13, "unknown lab 'allreduce'");
 }
 
+Test(labs, an_unknown_lab_is_reported_once_with_where_it_was_looked_for)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab nowhere\n"
+                               "        snippet nowhere:loop\n"
+                               "        lab nowhere (x = 1)\n");
+    assert_only_error(6, 13, "unknown lab 'nowhere'");
+    cr_assert_eq(capture_count(cap, DIAG_NOTE), 1, "got:%s", capture_dump(cap));
+    const struct rec *n = capture_nth(cap, DIAG_NOTE, 0);
+    char *want = xasprintf("looked for a folder 'nowhere' holding a lab.qz in %s; a folder of labs elsewhere "
+                           "is added with -L DIR", FIXTURE_LABS);
+    cr_expect_str_eq(n->msg, want);
+    cr_expect_eq(n->line, 6);
+    free(want);
+}
+
 Test(labs, an_unknown_parameter_suggests_the_nearest_one)
 {
     load_question("truefalse", "        answer true\n"
@@ -129,6 +145,18 @@ Test(labs, an_unknown_metric_suggests_the_nearest_one)
                                "        lab pipe (stages = 4)\n"
                                "            expect bubble_frac < 0.2\n");
     assert_only_error(7, 20, "lab 'pipe' reports no metric 'bubble_frac'; did you mean 'bubble_fraction'?");
+}
+
+Test(labs, a_metric_or_parameter_with_a_word_too_many_suggests_the_real_one)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab pipe (pipeline-stages = 4)\n"
+                               "            expect step_wall_ms < 20\n");
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 2, "got:%s", capture_dump(cap));
+    cr_expect_str_eq(capture_nth(cap, DIAG_ERROR, 0)->msg,
+                     "lab 'pipe' has no parameter 'pipeline-stages'; did you mean 'stages'?");
+    cr_expect_str_eq(capture_nth(cap, DIAG_ERROR, 1)->msg,
+                     "lab 'pipe' reports no metric 'step_wall_ms'; did you mean 'step_ms'?");
 }
 
 Test(labs, within_of_answer_outside_a_numeric_question_is_reported)
@@ -194,7 +222,54 @@ Test(labs, a_missing_snippet_region_is_reported_at_the_snippet)
     load_question("truefalse", "        answer true\n"
                                "        snippet pipe:warmup\n");
     assert_only_error(6, 9, "lab 'pipe' has no snippet region 'warmup' (a `// snippet: warmup` ... "
-                            "`// end snippet` block in its sources)");
+                            "`// end snippet` block in its sources; `labrun pipe --help` lists its regions)");
+}
+
+Test(labs, a_misspelled_snippet_region_suggests_the_nearest_one)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        snippet pipe:schedul\n");
+    assert_only_error(6, 9, "lab 'pipe' has no snippet region 'schedul'; did you mean 'schedule'?");
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+Test(labs, a_labs_regions_are_listed_with_the_first_sentence_of_their_comment)
+{
+    char dir[] = "/tmp/qz-regions-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    write_text(dir, "a.c", "// snippet: one-line\n/* Ring step: send right, receive left. */\nx();\n// end snippet\n"
+                           "    // snippet: block\n    /*\n     * Two stages.  The rest is detail.\n     */\n"
+                           "    y();\n    // end snippet\n"
+                           "// snippet: bare\nz();\n// end snippet\n");
+    write_text(dir, "b.sh", "# snippet: launch\n# Start every rank\n# under mpirun.\nexec x\n# end snippet\n"
+                            "# snippet: one-line\n# a second region of the same name is not listed\n# end snippet\n");
+    struct qz_regions *r = qz_snippet_regions(dir);
+    cr_assert_eq(r->n, 4);
+    const char *want[][2] = {
+        { "one-line", "Ring step: send right, receive left." },
+        { "block", "Two stages." },
+        { "bare", "" },
+        { "launch", "Start every rank under mpirun." },
+    };
+    for (size_t i = 0; i < 4; i++) {
+        cr_expect_str_eq(r->items[i].name, want[i][0]);
+        cr_expect_str_eq(r->items[i].about, want[i][1]);
+    }
+    cr_expect_str_eq(qz_region_near(r, "lauch"), "launch");
+    cr_expect_null(qz_region_near(r, "nothing-like-it"));
+    qz_regions_free(r);
+    char *rm = xasprintf("rm -rf '%s'", dir);
+    cr_expect_eq(system(rm), 0);
+    free(rm);
 }
 
 Test(labs, a_snippet_of_an_unknown_lab_is_reported)

@@ -39,6 +39,65 @@ Test(parse_errors, an_unknown_statement_gets_a_did_you_mean_for_a_near_miss)
     cr_assert_eq(question(0)->choices.n, 1);
 }
 
+Test(parse_errors, a_misspelled_statement_with_a_language_block_is_one_error)
+{
+    /* The block is the word's argument: not seven errors about `id`, `en`, ':' and the next statements. */
+    parse("quiz q {\n"
+          "  languages en, id\n"
+          "  single q1 {\n"
+          "    promt { id: \"Apa?\" en: \"What?\" }\n"
+          "    correct \"a\" wrong \"b\"\n"
+          "  }\n"
+          "}\n");
+    assert_error(0, 4, 5, "unknown statement 'promt' in single question 'q1'; did you mean 'prompt'?");
+    cr_assert_eq(cap_errors(&cap), 1);
+    cr_assert_eq(question(0)->choices.n, 2);
+}
+
+Test(parse_errors, a_misspelled_statement_with_a_block_is_one_error_in_every_block)
+{
+    parse("titel { en: \"T\" }\n"
+          "quiz q {\n  intor { en: \"i\" }\n}\n");
+    assert_error(0, 1, 1, "unknown statement 'titel' in this file");
+    assert_error(1, 3, 3, "unknown statement 'intor' in quiz 'q'; did you mean 'intro'?");
+    cr_assert_eq(cap_errors(&cap), 2);
+    cap_fini(&cap);
+    cap_init(&cap);
+    ast_file_free(file);
+    parse("lab l {\n  title \"t\"\n  sumary { en: \"s\" }\n}\n");
+    assert_error(0, 3, 3, "unknown statement 'sumary' in lab 'l'; did you mean 'summary'?");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(parse_errors, a_block_of_statements_after_an_unknown_word_is_its_argument_not_more_errors)
+{
+    /* `singel q1 { ... }` and `sngle { ... }`: the block holds statements, not languages; it goes with the word. */
+    parse("quiz q {\n"
+          "  singel q1 {\n    prompt \"p\"\n    correct \"a\" wrong \"b\"\n  }\n"
+          "  sngle {\n    prompt \"p\" correct \"a\"\n  }\n"
+          "  single q3 { prompt \"p\" correct \"a\" wrong \"b\" }\n"
+          "}\n");
+    assert_error(0, 2, 3, "unknown statement 'singel' in quiz 'q'; did you mean 'single'?");
+    assert_error(1, 6, 3, "unknown statement 'sngle' in quiz 'q'; did you mean 'single'?");
+    cr_assert_eq(cap_errors(&cap), 2);
+    cr_assert_eq(file->questions.n, 1);
+}
+
+Test(parse_errors, an_unknown_word_last_in_its_block_is_named_with_that_block)
+{
+    /* The parser reads the '}' to see whether a text follows the word; the block is still the word's. */
+    parse("quiz q {\n  single q1 { prompt \"p\" correct \"a\" wrong \"b\" bogus }\n}\n");
+    assert_error(0, 2, 48, "unknown statement 'bogus' in single question 'q1'");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
+Test(parse_errors, languages_without_a_comma_ask_for_one)
+{
+    parse("quiz q {\n  languages id en fr\n  title \"t\"\n}\n");
+    assert_error(0, 2, 16, "languages are separated by commas: write `id, en`");
+    cr_assert_eq(cap_errors(&cap), 1);
+}
+
 Test(parse_errors, an_unknown_statement_suggests_only_statements_of_its_block)
 {
     parse("quiz q {\n  titel \"x\"\n  numeric n { prompt \"p\" anwser 4 unti \"kg\" }\n  bogus 1\n}\n");

@@ -70,3 +70,28 @@ Test(read_file, reads_a_file_whole_with_a_nul_after_it)
     free(got);
     free(data);
 }
+
+static const char *const lab_names[] = { "zero", "optimizer_gib", "bubble_fraction", "step_ms", "stages", NULL };
+
+Test(closest_word, a_word_added_to_a_name_still_finds_it)
+{
+    cr_expect_str_eq(closest_word("zero-stage", lab_names), "zero");
+    cr_expect_str_eq(closest_word("optimizer_states_gib", lab_names), "optimizer_gib");
+}
+
+Test(closest_word, a_word_left_out_of_a_name_still_finds_it)
+{
+    cr_expect_str_eq(closest_word("fraction", lab_names), "bubble_fraction");
+}
+
+Test(closest_word, near_misses_and_prefixes_are_found_as_before)
+{
+    cr_expect_str_eq(closest_word("stagse", lab_names), "stages");
+    cr_expect_str_eq(closest_word("bubble_frac", lab_names), "bubble_fraction");
+}
+
+Test(closest_word, names_that_share_no_word_get_no_suggestion)
+{
+    cr_expect_null(closest_word("learning_rate", lab_names));
+    cr_expect_null(closest_word("zeroes_total", lab_names));
+}

@@ -36,6 +36,9 @@ expect "the example lab is listed with -L" 0 '^hello +Hello, all-reduce' -- --li
 expect "the example lab runs with -L and its check passes" 0 'PASS +all-reduce equals the serial sum' -- -L tests/data/labs hello --ranks 3 --count 100
 expect "help lists parameters with ranges" 0 '--stages 1\.\.64 +pipeline stages p' -- bubble --help
 expect "help lists metrics" 0 'bubble_fraction' -- labs/bubble --help
+expect "a parameter with a word too many gets the real one" 2 "memory has no parameter --zero-stage; did you mean '--zero'\?" -- memory --zero-stage 1
+expect "help lists snippet regions with what each shows" 0 '^  gpipe-schedule +GPipe: all m forwards, then all m backwards; every stage holds m activations at the turn\.$' -- bubble --help
+expect "help heads the regions with how a quiz names them" 0 '^snippet regions \(snippet tensor-split:REGION in a quiz\):$' -- tensor-split --help
 expect "out of range names parameter and range" 2 "--stages: '100' is out of range; allowed: 1\.\.64" -- labs/bubble --stages 100
 expect "a bad choice lists the choices" 2 "allowed: naive\|gpipe\|1f1b" -- bubble --schedule zigzag
 expect "a schedule refuses micro-batches it cannot take, naming what it allows" 2 "--microbatches: '6' is not allowed with --stages 4: interleaved needs microbatches to be a multiple of stages" -- bubble --schedule interleaved --stages 4 --microbatches 6
