@@ -1,7 +1,7 @@
 # labrun --verify (runtime/verify.c) and its tests.  Included after
 # mk/labs.mk, which links labrun and knows the labs.
 
-VERIFY_SRCS := runtime/verify.c runtime/verify_cli.c runtime/verify_record.c
+VERIFY_SRCS := runtime/verify.c runtime/verify_table.c runtime/verify_cli.c runtime/verify_record.c
 LABRUN_SRCS := $(filter-out $(VERIFY_SRCS),$(LABRUN_SRCS)) $(VERIFY_SRCS)
 $(LABRUN): $(call obj,$(VERIFY_SRCS))
 

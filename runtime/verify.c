@@ -32,6 +32,7 @@
 #include "timer.h"
 #include "verify.h"
 #include "verify_record.h"
+#include "verify_table.h"
 
 /* One lab run shared by the claims that need the same lab and parameter values. */
 struct group {
@@ -413,38 +414,6 @@ static char *args_text(const struct ast_labref *ref)
     return s;
 }
 
-enum { COL_Q, COL_LAB, COL_PARAMS, COL_METRIC, COL_EXPECTED, COL_MEASURED, COL_RESULT, NCOL };
-
-static void print_rows(FILE *out, char *(*cells)[NCOL], size_t rows)
-{
-    static const char *const head[NCOL] = { "question", "lab", "params", "metric", "expected", "measured", "result" };
-    int w[NCOL];
-    for (int c = 0; c < NCOL; c++) {
-        w[c] = utf8_width(head[c], strlen(head[c]));
-        for (size_t r = 0; r < rows; r++) {
-            int x = utf8_width(cells[r][c], strlen(cells[r][c]));
-            if (x > w[c])
-                w[c] = x;
-        }
-    }
-    for (int c = 0; c < NCOL; c++)
-        fprintf(out, "%s%-*s", c ? " | " : "", w[c], head[c]);
-    fputc('\n', out);
-    for (int c = 0; c < NCOL; c++) {
-        fprintf(out, "%s", c ? "-|-" : "");
-        for (int i = 0; i < w[c]; i++)
-            fputc('-', out);
-    }
-    fputc('\n', out);
-    for (size_t r = 0; r < rows; r++) {
-        for (int c = 0; c < NCOL; c++) {
-            int pad = w[c] - utf8_width(cells[r][c], strlen(cells[r][c]));
-            fprintf(out, "%s%s%*s", c ? " | " : "", cells[r][c], c == NCOL - 1 ? 0 : pad, "");
-        }
-        fputc('\n', out);
-    }
-}
-
 /* Print the table and the reasons for failures; returns the number that failed. */
 static size_t judge(struct verify *v)
 {
@@ -494,7 +463,7 @@ static size_t judge(struct verify *v)
         cells[i][COL_MEASURED] = xstrdup(measured);
         cells[i][COL_RESULT] = xstrdup(pass ? "PASS" : "FAIL");
     }
-    print_rows(v->out, cells, rows);
+    verify_print_rows(v->out, cells, rows);
     if (nnotes)
         fputc('\n', v->out);
     for (size_t i = 0; i < nnotes; i++) {
