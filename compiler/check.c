@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_ids.h"
 #include "xml_chars.h"
 
 struct checker {
@@ -34,8 +35,6 @@ static bool has_loc(const struct src_loc *l)
 {
     return loc_known(l);
 }
-
-static void check_id_form(struct checker *k, const char *what, const char *id, const struct src_loc *at);
 
 /*
  * A lab, parameter or metric name a question uses is a name in course.xml
@@ -218,7 +217,7 @@ static const struct src_loc *first_use(const struct qz_course *c, const struct a
 static void check_header(struct checker *k, const struct ast_quiz *q, bool partial)
 {
     if (q->id)
-        check_id_form(k, "quiz", q->id, &q->id_loc);
+        check_id_form(k->d, "quiz", q->id, &q->id_loc);
     if (!q->title && !partial)
         diag_error(k->d, has_loc(&q->id_loc) ? &q->id_loc : &q->loc, "quiz '%s' has no title (add `title \"...\"`)",
                    q->id ? q->id : "");
@@ -399,112 +398,6 @@ static void check_question(struct checker *k, const struct ast_question *q)
     }
 }
 
-/*
- * The ids seen so far, in one hash table (open addressing) keyed by the id
- * with ASCII letters folded to lower case: a bank of 100 000 questions is
- * one look-up each, not a sort, and ids that differ only in case meet.
- * Questions are looked up in order, so the one a look-up finds is the
- * earliest.
- */
-struct id_table {
-    uint32_t *slot;         /* a question's index + 1; 0: empty */
-    size_t cap;             /* a power of two, at least twice the questions */
-};
-
-static void ids_init(struct id_table *t, size_t n)
-{
-    t->cap = 16;
-    while (t->cap < 2 * n) t->cap *= 2;
-    t->slot = xcalloc(t->cap, sizeof *t->slot);
-}
-
-static void ids_free(struct id_table *t)
-{
-    free(t->slot);
-}
-
-static unsigned char fold(unsigned char c)
-{
-    return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
-}
-
-/* FNV-1a over the folded bytes. */
-static uint32_t fold_hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ fold((unsigned char)*s)) * 16777619u;
-    return h;
-}
-
-static bool fold_equal(const char *a, const char *b)
-{
-    for (; *a && fold((unsigned char)*a) == fold((unsigned char)*b); a++, b++) {}
-    return fold((unsigned char)*a) == fold((unsigned char)*b);
-}
-
-/* Windows' device names: no file may be called so, whatever its extension. */
-static bool device_name(const char *id)
-{
-    static const char *const names[] = { "con", "prn", "aux", "nul" };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (fold_equal(id, names[i])) return true;
-    if (strlen(id) != 4 || id[3] < '0' || id[3] > '9') return false;
-    char head[4] = { id[0], id[1], id[2], 0 };
-    return fold_equal(head, "com") || fold_equal(head, "lpt");
-}
-
-/*
- * An id is a name every output can carry: an XML ID in course.xml and the
- * packages' manifests (so it starts with a letter or '_'), and in a QTI
- * package the name of a file (items/ID.xml), so it is short and no
- * Windows device name.  Checked for the quiz's name and every question's.
- */
-static void check_id_form(struct checker *k, const char *what, const char *id, const struct src_loc *at)
-{
-    size_t n = strlen(id);
-    if (n > CHECK_MAX_ID)
-        diag_error(k->d, at, "%s id '%.20s...' is %zu characters long; at most %d are allowed "
-                   "(packages name files after ids)", what, id, n, CHECK_MAX_ID);
-    else if (id[0] >= '0' && id[0] <= '9')
-        diag_error(k->d, at, "%s id '%s' starts with a digit; an id starts with a letter or '_' "
-                   "(it is an XML ID in every output)", what, id);
-    else if (strcmp(what, "question") == 0 && device_name(id))     /* only questions name files */
-        diag_error(k->d, at, "%s id '%s' is a device name on Windows, where no file can be called so "
-                   "(a QTI package names a file after each question)", what, id);
-}
-
-/*
- * Ids are unique across the quiz and every file it includes, also when case
- * is ignored (a package's files are named after them, and Windows and macOS
- * see Q1.xml and q1.xml as one file): question i's is recorded, or
- * reported with the earlier one.  A slot holds only the question: at most
- * half the slots are taken, so a look-up compares an id or two.
- */
-static void check_id(struct checker *k, const struct qz_course *c, size_t i, struct id_table *t)
-{
-    const struct ast_question *q = c->questions.items[i];
-    const char *id = q->id;
-    if (!id)
-        return;
-    struct src_loc here = ast_question_id_loc(q);
-    check_id_form(k, "question", id, &here);
-    size_t at = fold_hash(id) & (t->cap - 1);
-    for (; t->slot[at]; at = (at + 1) & (t->cap - 1))
-        if (fold_equal(c->questions.items[t->slot[at] - 1]->id, id)) break;
-    if (!t->slot[at]) {
-        t->slot[at] = (uint32_t)i + 1;
-        return;
-    }
-    const struct ast_question *p = c->questions.items[t->slot[at] - 1];
-    struct src_loc first = ast_question_id_loc(p);
-    if (strcmp(p->id, id) == 0)
-        diag_error(k->d, &here, "duplicate question id '%s'", q->id);
-    else
-        diag_error(k->d, &here, "question id '%s' differs from '%s' only in case; "
-                   "ids must differ in more (packages name files after them)", q->id, p->id);
-    diag_note(k->d, &first, "'%s' is first defined here", p->id);
-}
-
 /* ---- Questions a syntax error has already been reported in ------------- */
 
 /*
@@ -589,7 +482,7 @@ bool check_course(struct diag *d, struct qz_course *c, const struct qz_labpath *
     struct id_table ids;
     ids_init(&ids, c->questions.n);
     for (size_t i = 0; i < c->questions.n; i++) {
-        check_id(&k, c, i, &ids);
+        check_id(k.d, c, i, &ids);
         k.partial = partial[i];
         check_question(&k, c->questions.items[i]);
         if (labs)
