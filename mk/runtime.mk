@@ -15,8 +15,9 @@ RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runt
                 runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c
 RUNTIME_CORE_OBJS := $(call obj,$(RUNTIME_CORE_SRCS))
 RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
-# The allocation helpers of libqz, linked alone into tests that need no parser.
-UTIL_OBJS    := $(call obj,grammar/util.c)
+# What the runtime's core takes from libqz: the allocation helpers (util.c) and
+# outfile.c, whose clean-up fault.c's stop handlers call; the archive links only those.
+UTIL_OBJS    := $(LIBQZ)
 
 LABRUN_SRCS  += $(RUNTIME_SRCS) runtime/labs.c runtime/help.c runtime/cli.c runtime/main.c
 LABRUN       := $(BUILD)/labrun
