@@ -2,7 +2,7 @@
  * diag.c — every diagnostic goes through here: location, level, message, the
  * source line with a caret under the span, and a count.
  */
-#include "outfile.h"
+#include "inputs.h"
 #include "diag.h"
 
 #include <errno.h>
