@@ -9,7 +9,8 @@ RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/timer_cores.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
                      runtime/comm_shared.c runtime/ring_dev.c \
                      runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
-                     runtime/nsim.c runtime/comm_nsim.c runtime/place.c
+                     runtime/nsim.c runtime/comm_nsim.c runtime/place.c \
+                     runtime/fiber_ucontext.c runtime/backend_coop.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c
