@@ -36,6 +36,7 @@ endif
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/lablimits,tests/runtime/test_lablimits.c,$(call obj,runtime/lablimits.c runtime/params.c) $(LIBQZ)))
 $(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/coop,tests/runtime/test_coop.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 # The shared communicator with host hooks (only the tests use them), and the device rings.
 SHARED_TEST_OBJS := $(call obj,runtime/comm_shared_host.c tests/runtime/shared_ranks.c) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
 $(eval $(call criterion_test,runtime/comm_shared,tests/runtime/test_comm_shared.c,$(SHARED_TEST_OBJS),$(RUNTIME_LIBS)))

@@ -191,7 +191,7 @@ static int coop_launch(int nranks, backend_body body, void *arg)
     /* One thread for every rank: OpenBLAS on it alone, so a GEMM's cost is the running rank's. */
     dev_cpu_set_blas_threads(1);
     struct coop co = { .n = nranks, .body = body, .arg = arg, .cur = -1 };
-    struct nsim_waits waits = { .wait = waits_wait, .wake = waits_wake, .now = waits_now,
+    struct nsim_waits waits = { .name = "coop", .wait = waits_wait, .wake = waits_wake, .now = waits_now,
                                 .advance = waits_advance, .arg = &co };
     co.w = nsim_world_new_waits(nranks, &waits);
     co.comms = xcalloc((size_t)nranks, sizeof *co.comms);

@@ -100,7 +100,7 @@ struct nsim_world *nsim_world_new_waits(int n, const struct nsim_waits *waits)
 {
     struct nsim_world *w = xcalloc(1, sizeof *w);
     w->n = n;
-    w->waits = waits ? *waits : (struct nsim_waits){ .wait = cond_wait, .wake = cond_wake };
+    w->waits = waits ? *waits : (struct nsim_waits){ .name = "nccl-sim", .wait = cond_wait, .wake = cond_wake };
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
     w->queues = xcalloc((size_t)n * NCCL_ROUTES, sizeof *w->queues);
@@ -223,10 +223,10 @@ static const char *site_file(const struct entry *e)
 static void mismatch(struct nsim_world *w, const struct op *s, const struct op *r)
 {
     fprintf(stderr,
-            "labrun: error: nccl-sim: rank %d's %s of %zu bytes from rank %d (%s:%d) meets rank %d's "
+            "labrun: error: %s: rank %d's %s of %zu bytes from rank %d (%s:%d) meets rank %d's "
             "%s of %zu bytes (%s:%d) on communicator %s: NCCL matches the messages of two ranks in "
             "the order they were posted, without tags\n",
-            r->e->rank, comm_op_name(r->e->what), r->req.bytes, s->e->rank, site_file(r->e),
+            w->waits.name, r->e->rank, comm_op_name(r->e->what), r->req.bytes, s->e->rank, site_file(r->e),
             r->e->site.line, s->e->rank, comm_op_name(s->e->what), s->req.bytes, site_file(s->e),
             s->e->site.line, nccl_route_name(s->req.route));
     w->aborted = true;
@@ -404,10 +404,10 @@ void nsim_describe(void *world)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
     if (pthread_mutex_timedlock(&w->lock, &until) != 0) {
-        fprintf(stderr, "  (nccl-sim: the ranks' state could not be read)\n");
+        fprintf(stderr, "  (%s: the ranks' state could not be read)\n", w->waits.name);
         return;
     }
-    fprintf(stderr, "nccl-sim: where each rank is:\n");
+    fprintf(stderr, "%s: where each rank is:\n", w->waits.name);
     describe_locked(w);
     pthread_mutex_unlock(&w->lock);
 }
@@ -417,8 +417,8 @@ static bool check_stuck(struct nsim_world *w)
 {
     if (!stuck(w))
         return false;
-    fprintf(stderr, "labrun: error: nccl-sim: deadlock: every rank waits and none can go on "
-            "(under NCCL this run would hang):\n");
+    fprintf(stderr, "labrun: error: %s: deadlock: every rank waits and none can go on "
+            "(under NCCL this run would hang):\n", w->waits.name);
     describe_locked(w);
     w->aborted = true;
     w->said = true;

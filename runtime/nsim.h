@@ -45,6 +45,7 @@ struct nsim_world *nsim_world_new(int n);
  * held again, after a change or spuriously (the engine looks again).
  */
 struct nsim_waits {
+    const char *name;           /* the backend, for messages: "nccl-sim", "coop" */
     void (*wait)(struct nsim_world *w, int rank, void *arg);
     void (*wake)(struct nsim_world *w, void *arg);  /* something changed: waiters look again */
     /* Optional (NULL: no time kept): rank's clock now, and moving it on to at least t. */
