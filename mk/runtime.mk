@@ -64,6 +64,12 @@ $(BUILD)/tests/runtime/cli: tests/runtime/cli.sh $(LABRUN)
 
 # Every lab under NCCL's message rules against the cpu backend (a step of `make check`).
 TEST_BINS += $(BUILD)/tests/runtime/nccl-sim
-$(BUILD)/tests/runtime/nccl-sim: tests/runtime/nccl_sim.sh tests/runtime/compare_backends.js $(LABRUN)
+$(BUILD)/tests/runtime/nccl-sim: tests/runtime/nccl_sim.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/runtime/nccl_sim.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
+
+# A sample of every lab's runs with the ranks as coroutines on one thread, against the cpu backend.
+TEST_BINS += $(BUILD)/tests/runtime/coop-labs
+$(BUILD)/tests/runtime/coop-labs: tests/runtime/coop.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/runtime/coop.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
