@@ -41,7 +41,7 @@ for args in "${cases[@]}"; do
         echo "FAIL: $args on coop:"; sed 's/^/   /' "$tmp/coop.out" | tail -20
         failed=$((failed + 1)); continue
     fi
-    secs[$lab]=$(echo "${secs[$lab]:-0} + $(date +%s.%N) - $t0" | bc)
+    secs[$lab]=$(awk -v a="${secs[$lab]:-0}" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { print a + t1 - t0 }')
     if ! grep -q '"time": "replayed"' "$tmp/coop.json"; then
         echo "FAIL: $args: the coop report does not say its times are replayed"
         failed=$((failed + 1))
