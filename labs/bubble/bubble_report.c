@@ -130,8 +130,10 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
     double off = lab_now_us(c) - timer_wall() * 1e6 + all[(size_t)sc->n * G_N + 2] * 1e6;
     char name[48];
     for (int s = 0; s < sc->p; s++) {
-        lab_trace_stream(c, s, S_COMPUTE, "compute (wall clock, last step)");
-        lab_trace_stream(c, s, S_COMM, "send/recv (wall clock, last step)");
+        /* Under a backend that replays time, the "wall clock" is each rank's virtual one. */
+        bool virt = c->timed == LAB_REPLAYED;
+        lab_trace_stream(c, s, S_COMPUTE, virt ? "compute (virtual clock, last step)" : "compute (wall clock, last step)");
+        lab_trace_stream(c, s, S_COMM, virt ? "send/recv (virtual clock, last step)" : "send/recv (wall clock, last step)");
         lab_trace_stream(c, s, S_REPLAY, "replayed (virtual time from measured costs)");
         double prev = wall0 * 1e6 + off;
         for (int j = 0; j < sc->n; j++) {
