@@ -346,9 +346,15 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
     char *t = term_inert(title ? title->raw : NULL);
     fprintf(out, "lab %s%s%s\n", r->def->name, title ? ": " : "", t);
     free(t);
-    fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
-            r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
-            r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
+    if (r->replayed)
+        fprintf(out, "backend %s: %d rank%s taking turns on one thread of %d core%s: every time is replayed "
+                "(each rank's own costs measured on that thread, its clock moved on at each message to when "
+                "the message could arrive), as if each rank had a core of its own\n", r->backend, r->nranks,
+                r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s");
+    else
+        fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
+                r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
+                r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
     if (r->placement)
         fprintf(out, "placement: %s\n", r->placement);
     if (r->params && r->params->n) {

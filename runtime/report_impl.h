@@ -46,6 +46,7 @@ struct lab_report {
     const struct lab_params *params;/* borrowed */
     const char *backend;            /* borrowed */
     int nranks, cores;
+    bool replayed;                  /* the backend replays time (coop): timed figures are replayed */
     double t0;                      /* timer_wall() when the report was made: time zero */
     VEC(struct report_metric) metrics;
     VEC(struct report_check) checks;

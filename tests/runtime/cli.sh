@@ -47,10 +47,11 @@ expect "sizes that make no model are a usage error" 2 "tp must divide seq under 
 expect "a misspelt parameter gets a suggestion" 2 "did you mean '--microbatches'" -- bubble --microbatch 4
 expect "a parameter without a value" 2 '--stages needs a value' -- bubble --stages
 expect "an unknown lab" 2 "no lab 'nosuch'" -- nosuch
-expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|nccl-sim\|cuda\|mpi" -- bubble --backend quantum
+expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|nccl-sim\|coop\|cuda\|mpi" -- bubble --backend quantum
 expect "no arguments is a usage error" 2 'usage: labrun' --
 expect "a run whose checks pass exits 0" 0 'PASS +pipelined equals unpipelined' -- bubble "${small[@]}"
 expect "the report names backend and cores" 0 'backend cpu: 2 ranks on [0-9]+ core' -- bubble "${small[@]}"
+expect "coop says its times are replayed" 0 'backend coop: 2 ranks taking turns on one thread .*: every time is replayed' -- bubble "${small[@]}" --backend coop
 expect "json to standard output" 0 '"lab": "bubble"' -- bubble "${small[@]}" --json - -q
 expect "json holds every metric" 0 '"bubble_formula": 0\.3333' -- bubble "${small[@]}" --json - -q
 expect "tensor-split reports its error" 0 'PASS +split equals unsplit' -- tensor-split --ranks 3 --tokens 5 --hidden 7 --ffn 11
