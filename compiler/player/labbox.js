@@ -9,7 +9,7 @@
  * language: the metric's name as code, its description from the lab's
  * manifest, then the operator and the target.  player.js calls
  * QuizLabBox.expectItem, recorded and ownRun with its helpers (el, t,
- * plain); this file calls nothing of player.js.
+ * plain, lang); this file calls nothing of player.js.
  * Every text from a run is set with textContent; the timeline SVG is shown
  * as an <img> of a data: URL, which a browser renders without running
  * anything in it.
@@ -36,16 +36,8 @@
     return s.length > 60 ? s.slice(0, 60) + '\u2026' : s;
   }
 
-  /* A figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346; "-" for none. */
-  function fmt(x) {
-    if (typeof x !== 'number' || !isFinite(x)) return '-';
-    if (x === Math.trunc(x) && Math.abs(x) < 1e15) return String(x);
-    /* Four significant digits, trailing zeros dropped (as text: 1.798e+308 would read back as infinity). */
-    if (Math.abs(x) >= 1e4 && Math.abs(x) < 1e15) return String(Math.round(x));
-    var s = x.toPrecision(4);
-    if (s.indexOf('e') >= 0) return s.replace(/\.?0+e/, 'e');
-    return s.indexOf('.') >= 0 ? s.replace(/\.?0+$/, '') : s;
-  }
+  /* A figure in the learner's language (ui.js): 4, 0,2727, 1,2e-7 in Indonesian; "-" for none. */
+  function fmt(h, x) { return root.QuizUI.figure(x, h.lang()); }
 
   var OPS = { '<': 'opLt', '<=': 'opLe', '>': 'opGt', '>=': 'opGe', '==': 'opEq' };
 
@@ -63,8 +55,9 @@
 
   /* The claim without its metric: "above 0.7", "within 0.03 of the answer". */
   function claimWords(h, x) {
-    var target = x.of_answer ? h.t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
-    var op = x.op === 'within' ? h.t('within', { t: x.tolerance + (x.percent ? '%' : '') }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
+    var num = function (v) { return root.QuizUI.number(v, h.lang()); };
+    var target = x.of_answer ? h.t('ofAnswer') : num(x.value) + (x.unit ? ' ' + x.unit : '');
+    var op = x.op === 'within' ? h.t('within', { t: num(x.tolerance) + (x.percent ? '%' : '') }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
     return op + ' ' + target;
   }
 
@@ -96,7 +89,7 @@
     li.appendChild(verdict(h, pass));
     li.appendChild(document.createTextNode(' '));
     li.appendChild(metricWords(h, x));
-    li.appendChild(document.createTextNode(' = ' + fmt(measured)));
+    li.appendChild(document.createTextNode(' = ' + fmt(h, measured)));
     if (basis) li.appendChild(h.el('span', 'basis', ' (' + (own(BASIS, basis) ? h.t(BASIS[basis]) : basis) + ')'));
     li.appendChild(h.el('span', 'wanted', ' \u2014 ' + claimWords(h, x)));
     if (note) li.appendChild(h.el('span', 'note', ' ' + note));
@@ -245,5 +238,5 @@
     return det;
   }
 
-  root.QuizLabBox = { expectItem: expectItem, recorded: recorded, ownRun: ownRun, fmt: fmt };
+  root.QuizLabBox = { expectItem: expectItem, recorded: recorded, ownRun: ownRun };
 })(window);

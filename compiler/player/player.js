@@ -40,6 +40,9 @@
     return s;
   }
 
+  /* A number in the learner's language (ui.js): 0,2627 in Indonesian, 0.2627 in English. */
+  function num(x) { return window.QuizUI.number(x, state.lang); }
+
   /* ---- Stable shuffling: one seed per learner, kept in suspend_data ---- */
 
   function hash(s) {
@@ -392,14 +395,14 @@
     }
     if (q.kind === 'text' && q.accept.length) box.appendChild(el('p', 'key', t('accepted', { a: q.accept[0] })));
     if (q.kind === 'numeric') {
-      box.appendChild(el('p', 'key', q.min === q.max ? t('numExact', { x: q.min }) : t('numAnswer', { lo: q.min, hi: q.max })));
+      box.appendChild(el('p', 'key', q.min === q.max ? t('numExact', { x: num(q.min) }) : t('numAnswer', { lo: num(q.min), hi: num(q.max) })));
     }
     if (q.explain) md(box, q.explain);
     return box;
   }
 
   /* What labbox.js needs of the player: it words the claims and holds the live results. */
-  var boxHelpers = { el: el, t: t, plain: plain };
+  var boxHelpers = { el: el, t: t, plain: plain, lang: function () { return state.lang; } };
 
   function labs(q) {
     var box = el('div', 'labs');
@@ -502,7 +505,7 @@
     if (state.done) {
       if (state.score === null) state.score = totals();
       result.appendChild(el('p', 'done', t('done')));
-      result.appendChild(el('p', 'score', t('score', { s: state.score, p: mastery })));
+      result.appendChild(el('p', 'score', t('score', { s: num(state.score), p: num(mastery) })));
       result.appendChild(el('p', 'verdict', state.score >= mastery ? t('passed') : t('failed')));
     } else {
       var left = DATA.questions.filter(function (q) { return !answered(q); }).length;

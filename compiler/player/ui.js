@@ -2,7 +2,8 @@
  * ui.js — the player's own words in each language it speaks (the quiz's
  * text comes from the data), and each language's name on its button.
  * Loaded by index.html as a plain script (window.QuizUI) before player.js
- * and labbox.js, which word everything through it.
+ * and labbox.js, which word everything through it, and write every number
+ * they show with its number() or figure().
  */
 (function (root) {
   'use strict';
@@ -68,7 +69,46 @@
   };
   var LANG_NAMES = { id: 'Bahasa Indonesia', en: 'English', und: 'Default' };
 
-  var api = { strings: UI, names: LANG_NAMES };
+  /*
+   * Each language's decimal mark: Indonesian writes 0,2727 as its quiz text
+   * does, English 0.2727.  A language not listed writes the point.
+   */
+  var DECIMAL = { id: ',' };
+
+  /* The decimal mark of lang ("id", "id-ID", "en"). */
+  function decimalMark(lang) {
+    var base = String(lang).split('-')[0];
+    return Object.prototype.hasOwnProperty.call(DECIMAL, base) ? DECIMAL[base] : '.';
+  }
+
+  /*
+   * A number as the learner reads it in lang: every digit JavaScript gives
+   * (0.2627, 87.5, 1e-7), with lang's decimal mark.  Anything not a finite
+   * number is "-".  Every number the player shows goes through this or
+   * figure().
+   */
+  function number(x, lang) {
+    if (typeof x !== 'number' || !isFinite(x)) return '-';
+    var s = String(x);
+    return s.replace('.', decimalMark(lang));
+  }
+
+  /*
+   * A measured figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346
+   * (four significant digits, trailing zeros dropped), in lang; "-" for none.
+   */
+  function figure(x, lang) {
+    if (typeof x !== 'number' || !isFinite(x)) return '-';
+    if (x === Math.trunc(x) && Math.abs(x) < 1e15) return number(x, lang);
+    /* As text: 1.798e+308 would read back as infinity. */
+    if (Math.abs(x) >= 1e4 && Math.abs(x) < 1e15) return number(Math.round(x), lang);
+    var s = x.toPrecision(4);
+    if (s.indexOf('e') >= 0) s = s.replace(/\.?0+e/, 'e');
+    else if (s.indexOf('.') >= 0) s = s.replace(/\.?0+$/, '');
+    return s.replace('.', decimalMark(lang));
+  }
+
+  var api = { strings: UI, names: LANG_NAMES, number: number, figure: figure, decimalMark: decimalMark };
   root.QuizUI = api;
   if (typeof module === 'object' && module.exports) module.exports = api;
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -14,10 +14,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
 const { serve, readQuizData } = require('./server');
+const { LABS, manifestStrings, manifests } = require('./manifests');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const LABS = path.join(__dirname, '..', '..', 'labs');
 
 let browser, srv;
 
@@ -37,23 +37,6 @@ after(async () => {
 });
 
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
-
-/*
- * The strings tagged lang in a manifest: `lang: "..."` and `lang: """..."""`
- * (whitespace squashed, as the page's text is compared squashed).
- */
-function manifestStrings(file, lang) {
-  const src = fs.readFileSync(file, 'utf8');
-  const out = [];
-  const re = new RegExp(`(?:^|[\\s{])${lang}:\\s*(?:"""([\\s\\S]*?)"""|"((?:[^"\\\\]|\\\\.)*)")`, 'g');
-  for (let m; (m = re.exec(src));) {
-    const s = m[1] !== undefined ? m[1] : m[2].replace(/\\(.)/g, '$1');
-    out.push(squash(s));
-  }
-  return out;
-}
-
-const manifests = fs.readdirSync(LABS).map((d) => path.join(LABS, d, 'lab.qz')).filter((f) => fs.existsSync(f));
 
 /* The quiz data a package carries (quiz-data.js sets window.QUIZ_DATA). */
 function quizData(pkg) {
