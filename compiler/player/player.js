@@ -82,6 +82,7 @@
     score: null
   };
   var started = Date.now(), lastActivity = started, touchStart = dict(), lastChange = dict();
+  var notNumber = dict();  /* numeric question id -> true while its answer, checked, is not a number: not graded, not locked */
   var ownRuns = dict();  /* lab box id -> the learner's run text, kept across re-renders, never saved or sent */
   var byId = dict();
   DATA.questions.forEach(function (q) { byId[q.id] = q; });
@@ -201,8 +202,18 @@
     lastActivity = now;
   }
 
+  /* Whether q is numeric and its answer is typed but no number ("1.875 GB", "abc"): the learner is asked again. */
+  function refused(q) {
+    notNumber[q.id] = q.kind === 'numeric' && answered(q) && isNaN(parseNumber(state.answers[q.id]));
+    return notNumber[q.id];
+  }
+
   function check(q) {
     if (!answered(q) || state.checked[q.id] || state.done) return;
+    if (refused(q)) {
+      render('q-' + q.id + '-input');
+      return;
+    }
     state.checked[q.id] = true;
     report(q, Date.now());
     save();
@@ -212,6 +223,11 @@
 
   function finish() {
     if (state.done) return;
+    var asked = DATA.questions.filter(refused);
+    if (asked.length) {
+      render('q-' + order().filter(refused)[0].id + '-input');
+      return;
+    }
     var now = Date.now();
     DATA.questions.forEach(function (q) {
       if (answered(q)) {
@@ -366,19 +382,30 @@
     });
     row.appendChild(label);
     row.appendChild(input);
+    var described = [];
     if (q.kind === 'numeric' && q.unit) {
       var unit = el('span', 'unit');
       unit.id = id + '-unit';
       md(unit, q.unit, true);
-      input.setAttribute('aria-describedby', unit.id);
+      described.push(unit.id);
       row.appendChild(unit);
     }
+    if (notNumber[q.id] && !locked) {
+      input.setAttribute('aria-invalid', 'true');
+      described.push('q-' + q.id + '-nan');
+    }
+    if (described.length) input.setAttribute('aria-describedby', described.join(' '));
     return row;
   }
 
   function feedback(q) {
     var box = el('div', 'feedback');
     box.setAttribute('role', 'status');
+    if (notNumber[q.id] && !showFeedback(q) && !state.done) {
+      var nan = el('p', 'verdict nan', t('enterNumber'));
+      nan.id = 'q-' + q.id + '-nan';
+      box.appendChild(nan);
+    }
     if (!showFeedback(q)) return box;
     if (!answered(q)) {
       box.appendChild(el('p', 'verdict', t('unanswered')));

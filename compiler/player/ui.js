@@ -13,7 +13,7 @@
     en: {
       question: 'Question {n} of {total}', point: '1 point', points: '{n} points',
       check: 'Check answer', finish: 'Finish and submit', answer: 'Your answer',
-      correct: 'Correct.', wrong: 'Not quite.', partly: 'Partly right: {p}% of the points.', correctChoice: '(correct answer)',
+      correct: 'Correct.', wrong: 'Not quite.', enterNumber: 'Enter a number.', partly: 'Partly right: {p}% of the points.', correctChoice: '(correct answer)',
       unit: 'Unit', language: 'Language', accepted: 'Accepted answer: {a}',
       numAnswer: 'Accepted: {lo} to {hi}', numExact: 'The answer: {x}', score: 'Score: {s}% (pass mark {p}%)',
       passed: 'Passed.', failed: 'Not passed yet.', unanswered: 'Not answered.',
@@ -41,7 +41,7 @@
     id: {
       question: 'Soal {n} dari {total}', point: '1 poin', points: '{n} poin',
       check: 'Periksa jawaban', finish: 'Selesai dan kirim', answer: 'Jawaban Anda',
-      correct: 'Benar.', wrong: 'Belum tepat.', partly: 'Sebagian benar: {p}% dari poin.', correctChoice: '(jawaban benar)',
+      correct: 'Benar.', wrong: 'Belum tepat.', enterNumber: 'Masukkan angka.', partly: 'Sebagian benar: {p}% dari poin.', correctChoice: '(jawaban benar)',
       unit: 'Satuan', language: 'Bahasa', accepted: 'Jawaban yang diterima: {a}',
       numAnswer: 'Diterima: {lo} sampai {hi}', numExact: 'Jawabannya: {x}', score: 'Nilai: {s}% (batas lulus {p}%)',
       passed: 'Lulus.', failed: 'Belum lulus.', unanswered: 'Belum dijawab.',
