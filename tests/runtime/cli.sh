@@ -60,6 +60,15 @@ if grep -q '"traceEvents"' "$tmp/t.json" 2>/dev/null && grep -q '<svg' "$tmp/s.s
 else
     failed=$((failed + 1)); echo "FAIL: --trace / --svg files missing or wrong"
 fi
+# A lab that draws no timeline says so under --svg (tests/data/labrun-svg-none.txt), and writes no file at all.
+"$labrun" memory -q --svg "$tmp/none.svg" --json "$tmp/none.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -e "$tmp/none.svg" ] && [ ! -e "$tmp/none.json" ] && [ ! -s "$tmp/out" ] &&
+   cmp -s "$tmp/err" tests/data/labrun-svg-none.txt; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL: --svg on memory exited $rc (wanted 2), said:"; sed 's/^/    /' "$tmp/err"
+fi
 expect "an unwritable output is an error" 1 'cannot write' -- bubble "${small[@]}" -q --json "$tmp/no/such/dir.json"
 if [ -z "$(ls "$tmp/no" 2>/dev/null)" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: partial output left"; fi
 
