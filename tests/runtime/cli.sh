@@ -81,12 +81,13 @@ else
     failed=$((failed + 1)); echo "FAIL: under umask 027 the report files are '$modes', not 640"
 fi
 
-# --lang id: the manifest's words in Indonesian; names, numbers and options as they are.
+# --lang id: the manifest's words in Indonesian, numbers with a decimal comma; names and options as they are.
 expect "the report in Indonesian describes each metric in Indonesian" 0 \
-    'bubble_fraction +[0-9.]+ +replayed +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
+    'bubble_fraction +[0-9]+,[0-9]+ +replayed +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
     --lang id bubble "${small[@]}"
 expect "its title is Indonesian too" 0 '^lab bubble: Gelembung pipeline: waktu menganggur' -- bubble "${small[@]}" --lang=id
-expect "the numbers stay as they are" 0 'bubble_formula +0\.3333 ' -- bubble "${small[@]}" --lang id
+expect "numbers take the Indonesian decimal comma" 0 'bubble_formula +0,3333 ' -- bubble "${small[@]}" --lang id
+expect "and the English decimal point" 0 'bubble_formula +0\.3333 ' -- bubble "${small[@]}" --lang en
 if "$labrun" bubble "${small[@]}" --lang id 2>&1 | grep -qE 'share of stage time|Pipeline bubble:|wall time of one step'; then
     failed=$((failed + 1)); echo "FAIL: labrun --lang id still prints English descriptions"
 else
