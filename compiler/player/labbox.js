@@ -6,9 +6,10 @@
  * FileReader, a paste from the text area, and neither is sent anywhere.
  *
  * It also words a claim for every part of the box, in the learner's
- * language: the metric's name as code, its description from the lab's
- * manifest, then the operator and the target.  player.js calls
- * QuizLabBox.expectItem, recorded and ownRun with its helpers (el, t,
+ * language: the head of the metric's description from the lab's manifest,
+ * its name as code, then the operator and the target; and shows a command
+ * with a button that copies it.  player.js calls
+ * QuizLabBox.expectItem, command, recorded and ownRun with its helpers (el, t,
  * plain, lang); this file calls nothing of player.js.
  * Every text from a run is set with textContent; the timeline SVG is shown
  * as an <img> of a data: URL, which a browser renders without running
@@ -44,12 +45,27 @@
   /* A metric's description in the learner's language (the manifest's TEXT): one place for every use. */
   function metricHelp(h, x) { return h.plain(x.help); }
 
-  /* The metric as an element: its name as code, its description beside it. */
+  /*
+   * The description's head, which a claim leads with: up to its first
+   * parenthesis, colon or semicolon ("share of stage time spent idle"), so
+   * that the name in parentheses after it nests in none.
+   */
+  function shortHelp(help) {
+    var cut = help.search(/ \(|: |; /);
+    return (cut >= 0 ? help.slice(0, cut) : help).trim();
+  }
+
+  /*
+   * The metric as an element: its short description, then its name as code
+   * in parentheses; the whole description is the code's title.
+   */
   function metricWords(h, x) {
-    var s = h.el('span', 'metric');
-    s.appendChild(h.el('code', null, x.metric));
-    var help = metricHelp(h, x);
-    if (help) s.appendChild(document.createTextNode(' (' + help + ')'));
+    var s = h.el('span', 'metric'), help = metricHelp(h, x), head = help ? shortHelp(help) : '';
+    var code = h.el('code', null, x.metric);
+    if (help) code.title = help;
+    if (head) s.appendChild(document.createTextNode(head + ' ('));
+    s.appendChild(code);
+    if (head) s.appendChild(document.createTextNode(')'));
     return s;
   }
 
@@ -61,13 +77,49 @@
     return op + ' ' + target;
   }
 
-  /* A claim as a list item: the metric's name as code, its description, the claim. */
+  /* A claim as a list item: the metric's short description, its name as code, the claim. */
   function expectItem(h, x) {
     var li = h.el('li');
-    li.appendChild(h.el('code', null, x.metric));
-    var help = metricHelp(h, x);
-    li.appendChild(document.createTextNode((help ? ' (' + help + ')' : '') + ': ' + claimWords(h, x)));
+    li.appendChild(metricWords(h, x));
+    li.appendChild(document.createTextNode(': ' + claimWords(h, x)));
     return li;
+  }
+
+  /*
+   * A command to run, wrapping where it is long, with a button that copies
+   * it.  Where the clipboard is refused (no permission, a page opened from
+   * disk) the command is selected instead and the learner told to copy it.
+   */
+  function command(h, text, id) {
+    var box = h.el('div', 'command-box');
+    var pre = h.el('pre', 'command');
+    var code = h.el('code', null, text);
+    code.id = id + '-cmd';
+    pre.appendChild(code);
+    box.appendChild(pre);
+    var b = h.el('button', 'copy', h.t('copy'));
+    b.type = 'button';
+    b.id = id + '-copy';
+    b.setAttribute('aria-describedby', code.id);
+    var said = h.el('span', 'copied');
+    said.id = id + '-copied';
+    said.setAttribute('role', 'status');
+    function select() {
+      var range = document.createRange();
+      range.selectNodeContents(code);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      said.textContent = h.t('copyByHand');
+    }
+    b.addEventListener('click', function () {
+      var clip = navigator.clipboard;
+      if (!clip || typeof clip.writeText !== 'function') { select(); return; }
+      clip.writeText(text).then(function () { said.textContent = h.t('copied'); }, select);
+    });
+    box.appendChild(b);
+    box.appendChild(said);
+    return box;
   }
 
   var BASIS = { measured: 'basisMeasured', replayed: 'basisReplayed', modelled: 'basisModelled', exact: 'basisExact' };
@@ -238,5 +290,5 @@
     return det;
   }
 
-  root.QuizLabBox = { expectItem: expectItem, recorded: recorded, ownRun: ownRun };
+  root.QuizLabBox = { expectItem: expectItem, command: command, recorded: recorded, ownRun: ownRun };
 })(window);

@@ -440,9 +440,7 @@
       sec.id = id;
       if (lab.title) md(sec, lab.title);
       sec.appendChild(el('p', 'run', t('runThis')));
-      var pre = el('pre', 'command');
-      pre.appendChild(el('code', null, lab.command));
-      sec.appendChild(pre);
+      sec.appendChild(QuizLabBox.command(boxHelpers, lab.command, id));
       /*
        * The claims state the answer ("fits ... equal to 0"), and a run checked
        * against them would let a learner probe for it: they, what a machine

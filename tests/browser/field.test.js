@@ -10,26 +10,14 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const path = require('node:path');
 const puppeteer = require('puppeteer-core');
 const { serve } = require('./server');
 const UI = require('../../compiler/player/ui.js');
+const { messages } = require('./messages');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-/* tests/data/player-messages.txt: KEY LANG TEXT, one a line. */
-function messages() {
-  const out = {};
-  const file = path.join(__dirname, '..', 'data', 'player-messages.txt');
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim() || line.startsWith('#')) continue;
-    const m = /^(\S+) (\S+) (.+)$/.exec(line);
-    assert.ok(m, `player-messages.txt: ${line}`);
-    (out[m[1]] = out[m[1]] || {})[m[2]] = m[3];
-  }
-  return out;
-}
 const MSG = messages();
 
 let browser, srv;

@@ -67,7 +67,7 @@ for fb in immediate on-submit never; do
 done
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/command.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)
