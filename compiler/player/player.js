@@ -218,7 +218,7 @@
     report(q, Date.now());
     save();
     lms.commit();
-    render(q.id + '-check');
+    render('q-' + q.id + '-check');
   }
 
   function finish() {
@@ -268,6 +268,7 @@
     doc.forEach(function (b) {
       if (b.code !== undefined) {
         var pre = el(inline ? 'span' : 'pre', inline ? 'codeblock' : null);
+        pre.tabIndex = 0;   /* a long line scrolls: the keyboard reaches it */
         pre.appendChild(el('code', null, b.code));
         parent.appendChild(pre);
         return;
@@ -400,6 +401,7 @@
 
   function feedback(q) {
     var box = el('div', 'feedback');
+    box.id = 'q-' + q.id + '-feedback';
     box.setAttribute('role', 'status');
     if (notNumber[q.id] && !showFeedback(q) && !state.done) {
       var nan = el('p', 'verdict nan', t('enterNumber'));
@@ -433,6 +435,7 @@
 
   function labs(q) {
     var box = el('div', 'labs');
+    box.id = 'q-' + q.id + '-labs';
     if (!q.labs.length && !q.snippets.length) return box;
     box.appendChild(el('h3', null, t('tryLab')));
     q.labs.forEach(function (lab, i) {
@@ -465,6 +468,7 @@
       var fig = el('figure', 'snippet');
       fig.appendChild(el('figcaption', null, t('snippet') + ': labs/' + s.lab + '/' + (s.file || '') + ' (' + s.region + ')'));
       var pre = el('pre');
+      pre.tabIndex = 0;   /* a long line scrolls: the keyboard reaches it */
       pre.appendChild(el('code', null, s.code));
       fig.appendChild(pre);
       box.appendChild(fig);
@@ -506,11 +510,73 @@
     return sec;
   }
 
+  /*
+   * The page is drawn whole (draw) and then laid over the one shown
+   * (morph): an element that is still there, the same tag and id at the
+   * same place, is kept and only its attributes, text and state change.
+   * So focus stays where the learner is, and a role="status" region that
+   * stays gets new words, which a screen reader announces; a region drawn
+   * anew would be read as a new part of the page, or not at all.  A kept
+   * element keeps its own listeners: each listener refers to the element it
+   * was made with, and that is the one kept.
+   */
+  function sameNode(a, b) {
+    if (a.nodeType !== b.nodeType) return false;
+    if (a.nodeType !== 1) return true;
+    return a.tagName === b.tagName && a.id === b.id && (a.tagName !== 'INPUT' || a.type === b.type);
+  }
+
+  function morphAttrs(cur, next) {
+    var i, n;
+    for (i = cur.attributes.length - 1; i >= 0; i--) {
+      n = cur.attributes[i].name;
+      /* A <details> the learner opened stays open. */
+      if (!next.hasAttribute(n) && !(n === 'open' && cur.tagName === 'DETAILS')) cur.removeAttribute(n);
+    }
+    for (i = 0; i < next.attributes.length; i++) {
+      n = next.attributes[i];
+      if (cur.getAttribute(n.name) !== n.value) cur.setAttribute(n.name, n.value);
+    }
+    if (cur.tagName === 'INPUT' || cur.tagName === 'TEXTAREA') {
+      if (cur.type !== 'file' && cur.value !== next.value) cur.value = next.value;
+      if (cur.checked !== next.checked) cur.checked = next.checked;
+      if (cur.disabled !== next.disabled) cur.disabled = next.disabled;
+    }
+  }
+
+  function morph(cur, next) {
+    morphAttrs(cur, next);
+    var kids = Array.prototype.slice.call(next.childNodes);
+    kids.forEach(function (n, i) {
+      var c = cur.childNodes[i];
+      if (c && sameNode(c, n)) {
+        if (c.nodeType === 1) morph(c, n);
+        else if (c.nodeValue !== n.nodeValue) c.nodeValue = n.nodeValue;
+        return;
+      }
+      /* An element with an id further on (a question moved): brought here and kept. */
+      var found = null;
+      if (n.nodeType === 1 && n.id) {
+        for (var k = i + 1; k < cur.childNodes.length && !found; k++) {
+          if (sameNode(cur.childNodes[k], n)) found = cur.childNodes[k];
+        }
+      }
+      if (found) {
+        cur.insertBefore(found, c || null);
+        morph(found, n);
+      } else {
+        cur.insertBefore(n, c || null);
+      }
+    });
+    while (cur.childNodes.length > kids.length) cur.removeChild(cur.lastChild);
+  }
+
   function render(focusId) {
-    var app = document.getElementById('app');
+    var shown = document.getElementById('app');
     document.documentElement.lang = state.lang === 'und' ? '' : state.lang;
     document.title = plain(DATA.title);
-    while (app.firstChild) app.removeChild(app.firstChild);
+    var app = el('main');
+    app.id = 'app';
 
     var head = el('header');
     head.appendChild(langSwitch());
@@ -543,6 +609,10 @@
     }
     foot.appendChild(result);
     app.appendChild(foot);
+
+    /* The first drawing replaces the <noscript> text; every later one is laid over what is shown. */
+    if (shown.querySelector('header')) morph(shown, app);
+    else shown.parentNode.replaceChild(app, shown);
 
     var f = focusId && document.getElementById(focusId);
     if (!f && focusId && /-check$/.test(focusId)) f = document.getElementById(focusId.replace(/-check$/, ''));
