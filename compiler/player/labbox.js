@@ -240,7 +240,8 @@
     det.id = id;
     if (store[id] !== undefined) det.open = true;
     det.appendChild(h.el('summary', null, h.t('ownRun')));
-    det.appendChild(h.el('p', 'hint', h.t('ownHint', { cmd: lab.command + ' --json run.json' })));
+    det.appendChild(h.el('p', 'hint', h.t('ownHint')));
+    det.appendChild(command(h, lab.command + ' --json run.json', id));
     var file = h.el('input');
     file.type = 'file';
     file.accept = '.json,application/json';

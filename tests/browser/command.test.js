@@ -108,3 +108,24 @@ test('on a phone, every command wraps inside its box instead of running off it',
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('every command, the own-run one too, has its copy button; the own-run one copies the command with --json', async () => {
+  const { ctx, page, errors } = await open(true, 'en', 1000);
+  await page.click('#finish');
+  await page.waitForSelector('.lab .own-run');
+  const r = await page.$$eval('pre.command', (ps) => ps.map((p) => {
+    const b = p.parentNode.querySelector('button.copy');
+    return { text: p.textContent, button: !!b && b.parentNode === p.parentNode, own: !!p.closest('.own-run') };
+  }));
+  assert.ok(r.filter((x) => x.own).length >= 5, 'the own-run checks show their command');
+  for (const x of r) assert.ok(x.button, `"${x.text}" has a copy button`);
+  const own = await page.$('.own-run');
+  await page.evaluate((d) => { d.open = true; }, own);
+  const want = await page.$eval('.own-run pre.command', (p) => p.textContent);
+  assert.match(want, /^labrun .* --json run\.json$/);
+  await page.click('.own-run button.copy');
+  await page.waitForFunction(() => document.querySelector('.own-run .copied').textContent !== '');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), want);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
