@@ -12,6 +12,9 @@ EMCC_RUN  := env NODE_PATH=/usr/share/nodejs $(EMCC)
 HAVE_EMCC := $(shell command -v $(EMCC) 2>/dev/null)
 WEB       := $(BUILD)/web
 WEB_JS    := $(WEB)/labs.js
+# What a package carries: the module and the worker's code (runtime/web/labworker.js)
+# inside one function, which the page starts as a worker from its source.
+WEB_MODULE := $(WEB)/labrun-module.js
 
 # The runtime without threads, signals, files or OpenBLAS: its Linux halves
 # (timer.c, fault.c, backend*.c, dev_cpu.c) have web counterparts in runtime/web/.
@@ -19,7 +22,7 @@ WEB_RUNTIME_SRCS := runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime
                     runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                     runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
                     runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \
-                    runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/backend_web.c \
+                    runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/backend_web.c \
                     runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c
 WEB_LAB_DIRS  := $(filter labs/%,$(LAB_DIRS))
 # libqz but its output files (outfile.c, outdir.c: Linux renames and signals):
@@ -53,10 +56,23 @@ $(WEB_JS): $(WEB_OBJS) $(foreach d,$(WEB_LAB_DIRS),$(d)/lab.qz)
 	@mkdir -p $(@D)
 	$(EMCC_RUN) $(WEB_LDFLAGS) $(WEB_OBJS) -o $@
 
+$(WEB_MODULE): $(WEB_JS) runtime/web/labworker.js mk/web.mk
+	{ echo '/* The labs in WebAssembly and the worker that runs them (built by mk/web.mk). */'; \
+	  echo 'window.labrunWorkerBody = function () {'; cat $(WEB_JS) runtime/web/labworker.js; echo '};'; } > $@.tmp
+	mv $@.tmp $@
+
+# quizc carries the module as a resource table (compiler/live_labs.c has the
+# empty stand-in that a quizc built without emcc keeps).
+LIVE_GEN := $(BUILD)/gen/live_labs_res.c
+
 .PHONY: web
 ifneq ($(HAVE_EMCC),)
-web: $(WEB_JS)
+web: $(WEB_MODULE)
 all: web
+QUIZC_SRCS += $(LIVE_GEN)
+$(LIVE_GEN): $(BUILD)/tools/embed $(WEB_MODULE)
+	@mkdir -p $(@D)
+	$(BUILD)/tools/embed --table scorm_live_labs $@ labrun-module.js=$(WEB_MODULE)
 else
 web:
 	@echo "web: emcc not found (apt-get install emscripten): the quiz page has no Run button" >&2

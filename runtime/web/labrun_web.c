@@ -12,6 +12,8 @@
  * (labrun --json) and the timeline, when the run drew one, to
  * /out/timeline.svg; errors to stderr.  Exit status as labrun's: 0 every
  * check passed, 1 a check failed or the run failed, 2 usage.
+ *
+ * `main --gemm-bench MxNxK...` times the web GEMM instead (gemm_bench.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "qz.h"
 #include "run.h"
 #include "timer.h"
+#include "web_entry.h"
 
 #define REPORT_JSON "/out/report.json"
 #define REPORT_SVG "/out/timeline.svg"
@@ -37,6 +40,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: labrun LAB [--PARAM VALUE]...\n");
         return 2;
     }
+    if (strcmp(argv[1], "--gemm-bench") == 0)
+        return gemm_bench_main(argc, argv);
     int status = 2;
     char *dir = xasprintf("/labs/%s", argv[1]);
     struct diag *d = diag_new(stderr);
