@@ -22,7 +22,7 @@ WEB_RUNTIME_SRCS := runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime
                     runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                     runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
                     runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \
-                    runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/backend_web.c \
+                    runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/gemm_check.c runtime/web/backend_web.c \
                     runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c
 WEB_LAB_DIRS  := $(filter labs/%,$(LAB_DIRS))
 # libqz but its output files (outfile.c, outdir.c: Linux renames and signals):
@@ -73,6 +73,11 @@ QUIZC_SRCS += $(LIVE_GEN)
 $(LIVE_GEN): $(BUILD)/tools/embed $(WEB_MODULE)
 	@mkdir -p $(@D)
 	$(BUILD)/tools/embed --table scorm_live_labs $@ labrun-module.js=$(WEB_MODULE)
+# The web GEMM against its fp64 reference, in node (a step of `make check`).
+TEST_BINS += $(BUILD)/tests/web/gemm
+$(BUILD)/tests/web/gemm: tests/web/gemm_check.js $(WEB_JS)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec node tests/web/gemm_check.js %s\n' '$(WEB_JS)' > $@ && chmod +x $@
 else
 web:
 	@echo "web: emcc not found (apt-get install emscripten): the quiz page has no Run button" >&2

@@ -13,7 +13,8 @@
  * /out/timeline.svg; errors to stderr.  Exit status as labrun's: 0 every
  * check passed, 1 a check failed or the run failed, 2 usage.
  *
- * `main --gemm-bench MxNxK...` times the web GEMM instead (gemm_bench.c).
+ * `main --gemm-bench MxNxK...` times the web GEMM instead (gemm_bench.c),
+ * `main --gemm-check` checks it against an fp64 reference (gemm_check.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--gemm-bench") == 0)
         return gemm_bench_main(argc, argv);
+    if (strcmp(argv[1], "--gemm-check") == 0)
+        return gemm_check_main(argc, argv);
     int status = 2;
     char *dir = xasprintf("/labs/%s", argv[1]);
     struct diag *d = diag_new(stderr);

@@ -7,5 +7,7 @@
 
 /* `main --gemm-bench MxNxK...`: the web GEMM timed (gemm_bench.c). */
 int gemm_bench_main(int argc, char **argv);
+/* `main --gemm-check`: the web GEMM against an fp64 reference (gemm_check.c). */
+int gemm_check_main(int argc, char **argv);
 
 #endif
