@@ -17,8 +17,10 @@ WEB_JS    := $(WEB)/labs.js
 WEB_MODULE := $(WEB)/labrun-module.js
 
 # The runtime without threads, signals, files or OpenBLAS: its Linux halves
-# (timer.c, fault.c, backend*.c, dev_cpu.c) have web counterparts in runtime/web/.
-WEB_RUNTIME_SRCS := runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime/dev.c runtime/dev_host.c \
+# (timer_real.c, timer_cores.c, fault.c, backend.c, dev_cpu.c, fiber_ucontext.c)
+# have web counterparts in runtime/web/; the coop backend runs the ranks.
+WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime/dev.c runtime/dev_host.c \
+                    runtime/nsim.c runtime/comm_nsim.c runtime/backend_coop.c \
                     runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                     runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
                     runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \

@@ -1,6 +1,8 @@
 /*
  * dev_web.c — the web device: WebAssembly linear memory, the plain loops of
- * dev_host.c, and GEMM by gemm_simd.c (blocked, WebAssembly SIMD).
+ * dev_host.c, and GEMM by gemm_simd.c (blocked, WebAssembly SIMD).  In the
+ * module it is the host's device: dev.h's cpu-device calls, which the coop
+ * backend makes, give it (there is no OpenBLAS and one thread).
  */
 #include <stdio.h>
 
@@ -21,8 +23,8 @@ static int web_gemm(struct dev *d, enum dtype t, bool transa, bool transb, int m
 
 static void web_note(struct dev *d, char *buf, size_t n)
 {
-    snprintf(buf, n, "GEMM: blocked WebAssembly SIMD kernel on the browser's one thread, "
-             "fp32 and fp64 in full precision");
+    snprintf(buf, n, "GEMM: blocked WebAssembly SIMD kernel on the browser's one thread "
+             "(a GEMM's whole cost is in its rank's time), fp32 and fp64 in full precision");
 }
 
 static const struct dev_ops web_ops = {
@@ -44,4 +46,20 @@ static const struct dev_ops web_ops = {
 struct dev *dev_web_new(int rank)
 {
     return dev_new(&web_ops, rank, NULL);
+}
+
+struct dev *dev_cpu_new(int rank)
+{
+    return dev_web_new(rank);
+}
+
+/* The GEMM runs on the module's one thread whatever is asked. */
+void dev_cpu_set_blas_threads(int n)
+{
+    (void)n;
+}
+
+int dev_cpu_blas_threads(void)
+{
+    return 1;
 }
