@@ -62,9 +62,8 @@ for (const quiz of QUIZZES) {
       if (seen.has(args.join(" "))) continue;
       seen.add(args.join(" "));
       const r = await inWorker(args);
-      const refused = /in the browser a lab runs one rank/.test(r.errors);
-      labLines.push({ quiz, command: lab.command, seconds: r.ms / 1000, status: r.status, ran: !refused });
-      process.stderr.write(`bench: web ${lab.command}: ${(r.ms / 1000).toFixed(2)} s${refused ? " (refused: needs ranks)" : ""}\n`);
+      labLines.push({ quiz, command: lab.command, seconds: r.ms / 1000, status: r.status });
+      process.stderr.write(`bench: web ${lab.command}: ${(r.ms / 1000).toFixed(2)} s, exit ${r.status}\n`);
     }
   }
 }
@@ -86,11 +85,10 @@ const gemm = SHAPES.map((shape, k) => ({
 }));
 await browser.close();
 
-const ranLines = labLines.filter((l) => l.ran);
 writeFileSync(join(out, "web.json"), JSON.stringify({
   browser: version,
   gemm,
   gemm_vs_openblas_1thread: Math.min(...gemm.map((g) => g.ratio)),
   lab_lines: labLines,
-  lab_line_max_s: ranLines.length ? Math.max(...ranLines.map((l) => l.seconds)) : null,
+  lab_line_max_s: Math.max(...labLines.map((l) => l.seconds)),
 }, null, 1) + "\n");
