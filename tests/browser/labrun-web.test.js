@@ -211,6 +211,25 @@ test('in the file:// preview a lab runs, and a value out of range is refused wit
   await page.close();
 });
 
+test('quizc --no-live-labs leaves the module out, and the page has no Run button', async () => {
+  const dir = path.resolve(PKGS, 'no-live-labs');
+  fs.rmSync(dir, { recursive: true, force: true });
+  execFileSync(process.env.QUIZC, ['quizzes/paralelisme.qz', '--no-live-labs', '--dir', dir]);
+  assert.ok(!fs.existsSync(path.join(dir, 'labrun-module.js')));
+  assert.ok(!fs.readFileSync(path.join(dir, 'imsmanifest.xml'), 'utf8').includes('labrun-module.js'));
+  assert.equal(readQuizData(path.join(dir, 'quiz-data.js')).liveLabs, undefined);
+  assert.ok(fs.readFileSync(path.join(PKGS, 'seed12', 'imsmanifest.xml'), 'utf8').includes('href="labrun-module.js"'),
+    'a package with the module lists it');
+  const page = await guardedPage([`file://${dir}/`]);
+  await page.goto(`file://${dir}/index.html`, { waitUntil: 'load' });
+  await page.waitForSelector('section.question');
+  await page.click('#finish');
+  await page.waitForSelector('.lab');
+  assert.equal(await page.$('.web-run'), null, 'no Run button');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('the module and its loader add at most 1 MiB to a compressed package', () => {
   const full = fs.readFileSync(path.join(PKGS, 'seed12', 'labrun-module.js'));
   const loader = fs.readFileSync(path.join(PKGS, 'seed12', 'labrun-web.js'));
