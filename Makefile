@@ -76,6 +76,7 @@ include mk/gpubundle.mk     # reads gpu.mk's
 include mk/mpi.mk           # reads gpu.mk's NVCC, HAVE_NCCL, CUDA_CPPFLAGS
 include mk/fuzz.mk          # reads every *_SRCS
 include mk/bench.mk         # reads RUNTIME_OBJS, LABRUN
+include mk/web.mk           # reads LAB_DIRS, LIBQZ_SRCS, LIBQZ_GEN: build/web/labs.js
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)

@@ -77,6 +77,7 @@ const arRows = labs.allreduce_threads.sizes.map((t) => {
 });
 
 const ts = labs.tensor_split;
+const web = existsSync(join(dir, "web.json")) ? load("web.json") : null;
 const results = {
     quizc_check_vs_gift_pegjs: checkVsGift,
     quizc_compile_vs_xmllint_stream: compileVsXmllint,
@@ -85,6 +86,10 @@ const results = {
     tensor_split_vs_openblas: ts.openblas_s / ts.split_s,
     allreduce_vs_mpi: min(arRows.map((r) => r.ratio)),
     schedule_overhead_us: labs.pipeline_zero_work.per_microbatch_per_stage_us,
+    // The labs in headless chromium (bench/web.mjs): the web GEMM over one OpenBLAS
+    // thread (the least shape's median ratio), and the slowest lab line that ran.
+    web_gemm_vs_openblas_1thread: web ? web.gemm_vs_openblas_1thread : null,
+    web_lab_line_max_s: web ? web.lab_line_max_s : null,
     raw: {
         machine,
         compiler: {
@@ -122,6 +127,7 @@ const results = {
         tensor_split: ts,
         pipeline_zero_work: labs.pipeline_zero_work,
         pipeline_zero_work_p4: existsSync(join(dir, "labs_p4.json")) ? load("labs_p4.json").pipeline_zero_work : null,
+        web,
         load_average: { start: machine.loadavg, end: loadEnd },
     },
 };

@@ -3,7 +3,7 @@
 # machine; the figures go to $OUT/*.json, then report.mjs turns them into
 # $OUT/results.json and the table.
 #
-#   bench/run.sh OUT QUIZC LABRUN BENCH_BIN_DIR
+#   bench/run.sh OUT QUIZC LABRUN BENCH_BIN_DIR [WEB_MODULE]
 #
 # Nothing here is a test: figures are measured and reported, never asserted.
 # Each compiler ratio takes PAIRS interleaved pairs (default 5), and more, up
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=$1 quizc=$2 labrun=$3 bin=$4
+out=$1 quizc=$2 labrun=$3 bin=$4 web_module=${5:-}
 pairs=${PAIRS:-5} pairs_max=${PAIRS_MAX:-11} questions=${QUESTIONS:-100000}
 mkdir -p "$out"
 runstat=$bin/runstat
@@ -115,5 +115,14 @@ ranks=$(nproc)
 
 say "Open MPI MPI_Allreduce, $ranks ranks"
 mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$bin/bench_mpi_allreduce" -o "$out/mpi.json"
+
+# ---- The labs in the browser (build/web, when emscripten built it) ----------
+if [ -f "$web_module" ]; then
+    say "the labs in headless chromium: every lab line, and the web GEMM against one OpenBLAS thread"
+    node bench/web.mjs "$out" "$quizc" "$web_module" "$bin/bench_gemm"
+else
+    say "no $web_module (emscripten is not installed): no browser figures"
+    rm -f "$out/web.json"
+fi
 
 node bench/report.mjs "$out"

@@ -375,6 +375,9 @@ static json_t *course_json(const struct qz_course *c, const struct emit_opts *o)
     for (size_t i = 0; i < c->questions.n; i++)
         json_array_append_new(qs, question_json(q, c->questions.items[i], &ls));
     json_object_set_new(root, "questions", qs);
+    /* The page's Run buttons load the labs' module (labrun-web.js) only when the package has it. */
+    if (o && o->live_labs && scorm_live_labs_count > 0)
+        json_object_set_new(root, "liveLabs", json_true());
 
     if (ls.tags != und)
         free(ls.tags);

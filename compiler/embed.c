@@ -3,10 +3,11 @@
  * carries the player inside itself and never reads the source tree at run
  * time.
  *
- *     embed OUT.c NAME=PATH ...
+ *     embed [--table TABLE] OUT.c NAME=PATH ...
  *
- * writes `const struct scorm_res scorm_player[]` (see scorm.h) with one entry
- * per NAME, in the order given (the Makefile gives them sorted).
+ * writes `const struct scorm_res TABLE[]` and `TABLE_count` (see scorm.h;
+ * TABLE is scorm_player unless named) with one entry per NAME, in the order
+ * given (the Makefile gives them sorted).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +40,14 @@ static int emit_file(FILE *out, int index, const char *path)
 
 int main(int argc, char **argv)
 {
+    const char *table = "scorm_player";
+    if (argc >= 3 && strcmp(argv[1], "--table") == 0) {
+        table = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: embed OUT.c NAME=PATH ...\n");
+        fprintf(stderr, "usage: embed [--table TABLE] OUT.c NAME=PATH ...\n");
         return 2;
     }
     char *tmp = malloc(strlen(argv[1]) + 5);
@@ -68,12 +75,12 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    fprintf(out, "const struct scorm_res scorm_player[] = {\n");
+    fprintf(out, "const struct scorm_res %s[] = {\n", table);
     for (int i = 2; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         fprintf(out, "    { \"%.*s\", res%d, RES%d_LEN },\n", (int)(eq - argv[i]), argv[i], i - 2, i - 2);
     }
-    fprintf(out, "    { 0, 0, 0 }\n};\nconst size_t scorm_player_count = %d;\n", argc - 2);
+    fprintf(out, "    { 0, 0, 0 }\n};\nconst size_t %s_count = %d;\n", table, argc - 2);
     if (fclose(out) != 0 || rename(tmp, argv[1]) != 0) {
         perror(argv[1]);
         remove(tmp);

@@ -6,6 +6,7 @@
 #ifndef QZ_EMIT_H
 #define QZ_EMIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "qz.h"
@@ -49,6 +50,11 @@ struct emit_opts {
      * language, NULL for the quiz's first.  Borrowed.
      */
     const char *lang;
+    /*
+     * SCORM: carry the labs compiled to WebAssembly, so the page runs them
+     * (a Run button in each lab box), when this quizc has them built in.
+     */
+    bool live_labs;
 };
 
 /*

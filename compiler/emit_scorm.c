@@ -42,6 +42,8 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
 
     for (size_t i = 0; i < scorm_player_count; i++)
         emit_files_add(&fs, scorm_player[i].name, scorm_player[i].data, scorm_player[i].len);
+    for (size_t i = 0; o->live_labs && i < scorm_live_labs_count; i++)
+        emit_files_add(&fs, scorm_live_labs[i].name, scorm_live_labs[i].data, scorm_live_labs[i].len);
 
     /* The manifest lists every other file, in name order (stable output). */
     const char **names = xcalloc(fs.files.n, sizeof *names);

@@ -26,14 +26,14 @@ struct options {
     const char *dir;            /* --dir */
     bool check_only;            /* --check */
     const struct format *format; /* --format, else what -o's name (or --dir) says; formats.c */
-    struct emit_opts emit;      /* --scorm, --lang */
+    struct emit_opts emit;      /* --scorm, --lang, --no-live-labs */
     struct qz_labpath labpath;  /* -L DIRs first; the defaults are added after parsing */
     const char *runs;           /* --runs RUNS.json */
     bool werror;                /* -Werror: every warning is an error, and nothing is written */
 };
 
 static const char usage_line[] =
-    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--runs RUNS.json] [-Werror] [--check] FILE.qz";
+    "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... [--scorm 1.2|2004] [--no-live-labs] [--runs RUNS.json] [-Werror] [--check] FILE.qz";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -62,6 +62,7 @@ static void help(void)
            "  --scorm VERSION  SCORM version of a package: 1.2 (default) or 2004\n"
            "  -L DIR           look for labs in DIR first (repeatable); then labs/ beside\n"
            "                   the quiz, then labs/ in the working folder\n"
+           "  --no-live-labs   no Run button: leave the labs' WebAssembly module out of a package\n"
            "  --runs RUNS.json recorded lab runs (labrun --verify QUIZ --record RUNS.json):\n"
            "                   the course document and SCORM packages carry what they measured\n"
            "  -Werror          make every warning an error: exit 1 and write nothing\n"
@@ -104,7 +105,7 @@ static char *ending(const struct format *f)
 /* Returns -1 to go on, or the exit status (help, version, usage errors). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_VERSION, OPT_RUNS };
+    enum { OPT_CHECK = 256, OPT_DIR, OPT_SCORM, OPT_FORMAT, OPT_LANG, OPT_HELP, OPT_VERSION, OPT_RUNS, OPT_NO_LIVE_LABS };
     static const struct option longs[] = {
         { "output",  required_argument, NULL, 'o' },
         { "check",   no_argument,       NULL, OPT_CHECK },
@@ -115,6 +116,7 @@ static int parse_args(int argc, char **argv, struct options *o)
         { "help",    no_argument,       NULL, OPT_HELP },
         { "version", no_argument,       NULL, OPT_VERSION },
         { "runs",    required_argument, NULL, OPT_RUNS },
+        { "no-live-labs", no_argument,  NULL, OPT_NO_LIVE_LABS },
         { NULL, 0, NULL, 0 },
     };
     opterr = 0;
@@ -167,6 +169,9 @@ static int parse_args(int argc, char **argv, struct options *o)
             break;
         case OPT_RUNS:
             o->runs = optarg;
+            break;
+        case OPT_NO_LIVE_LABS:
+            o->emit.live_labs = false;
             break;
         case OPT_HELP:
             help();
@@ -375,7 +380,7 @@ static struct qz_runs *attach_runs(struct diag *d, struct qz_course *c, const ch
 
 int main(int argc, char **argv)
 {
-    struct options o = { .emit = { .scorm = SCORM_12 } };
+    struct options o = { .emit = { .scorm = SCORM_12, .live_labs = true } };
     int status = parse_args(argc, argv, &o);
     if (status >= 0) {
         qz_labpath_clear(&o.labpath);

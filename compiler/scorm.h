@@ -21,6 +21,13 @@ struct scorm_res {
 };
 extern const struct scorm_res scorm_player[];   /* in name order */
 extern const size_t scorm_player_count;
+/*
+ * The labs compiled to WebAssembly with the worker that runs them
+ * (labrun-module.js, mk/web.mk), which a package carries when
+ * emit_opts.live_labs; empty in a quizc built without emscripten.
+ */
+extern const struct scorm_res scorm_live_labs[];
+extern const size_t scorm_live_labs_count;
 
 /* The name of the file that carries the quiz data, loaded by index.html. */
 #define SCORM_DATA_FILE "quiz-data.js"

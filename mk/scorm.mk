@@ -4,7 +4,8 @@
 
 PLAYER_FILES := $(sort $(wildcard compiler/player/*.html compiler/player/*.js compiler/player/*.css))
 PLAYER_GEN   := $(BUILD)/gen/player_res.c
-SCORM_SRCS   := compiler/emit_scorm.c compiler/scorm_text.c compiler/manifest.c compiler/course_json.c compiler/zip.c
+SCORM_SRCS   := compiler/emit_scorm.c compiler/scorm_text.c compiler/manifest.c compiler/course_json.c compiler/zip.c \
+                compiler/live_labs.c
 SCORM_LIBS   := $(ZIP_LIBS) $(JSON_LIBS)
 
 # The generated table is compiled like any source (its object lands under

@@ -10,6 +10,7 @@ pkgs=(
     openmpi-bin libopenmpi-dev
     valgrind clang libclang-rt-14-dev
     chromium
+    emscripten
 )
 missing=()
 for p in "${pkgs[@]}"; do

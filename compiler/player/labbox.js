@@ -291,5 +291,6 @@
     return det;
   }
 
-  root.QuizLabBox = { expectItem: expectItem, command: command, recorded: recorded, ownRun: ownRun };
+  root.QuizLabBox = { expectItem: expectItem, command: command, recorded: recorded, ownRun: ownRun, fmt: fmt,
+                      showOutcome: showOutcome };
 })(window);

@@ -462,6 +462,8 @@
       }
       if (lab.run) sec.appendChild(QuizLabBox.recorded(boxHelpers, q, lab, id + '-run'));
       if (lab.expects.length) sec.appendChild(QuizLabBox.ownRun(boxHelpers, q, lab, id + '-own', ownRuns));
+      var live = QuizLabRun.box(boxHelpers, q, lab, id + '-web');
+      if (live) sec.appendChild(live);
       box.appendChild(sec);
     });
     q.snippets.forEach(function (s) {

@@ -36,7 +36,14 @@
       tooLarge: 'This file is too large for a labrun report.',
       otherLab: 'This run is {ran}; the question asks for {asked}.',
       otherParams: 'This run is {lab} with {ran}; the question asks for {asked}.',
-      ownSummary: 'Your run bears out {ok} of {n} claims.', checksFailed: '{n} of the lab\'s own checks failed in this run.'
+      ownSummary: 'Your run bears out {ok} of {n} claims.', checksFailed: '{n} of the lab\'s own checks failed in this run.',
+      webRun: 'Run it in this page', webRunButton: 'Run', webStop: 'Stop', webLoading: 'Loading the lab\u2026',
+      webRunning: 'Running\u2026', webStopped: 'Stopped.', webFailed: 'The lab did not run:',
+      webHint: 'The lab runs here, in your browser (WebAssembly): nothing is installed or sent anywhere. Change the values to explore; the claims are about the question\'s values.',
+      webMachine: 'Your browser, WebAssembly, 1 thread, {date}', webFigures: 'Figures of this run',
+      webMetric: 'Metric', webValue: 'Value', webBasis: 'Basis', webTimeline: 'Timeline of this run',
+      webMissing: 'This package does not carry the labs (quizc --no-live-labs).',
+      webJson: 'The report as labrun --json writes it'
     },
     id: {
       question: 'Soal {n} dari {total}', point: '1 poin', points: '{n} poin',
@@ -64,7 +71,14 @@
       tooLarge: 'Berkas ini terlalu besar untuk laporan labrun.',
       otherLab: 'Run ini adalah {ran}; soal ini meminta {asked}.',
       otherParams: 'Run ini adalah {lab} dengan {ran}; soal ini meminta {asked}.',
-      ownSummary: 'Run Anda membuktikan {ok} dari {n} klaim.', checksFailed: '{n} pemeriksaan lab sendiri gagal pada run ini.'
+      ownSummary: 'Run Anda membuktikan {ok} dari {n} klaim.', checksFailed: '{n} pemeriksaan lab sendiri gagal pada run ini.',
+      webRun: 'Jalankan di halaman ini', webRunButton: 'Jalankan', webStop: 'Hentikan', webLoading: 'Memuat lab\u2026',
+      webRunning: 'Berjalan\u2026', webStopped: 'Dihentikan.', webFailed: 'Lab tidak berjalan:',
+      webHint: 'Lab berjalan di sini, di peramban Anda (WebAssembly): tidak ada yang dipasang atau dikirim ke mana pun. Ubah nilainya untuk menjelajah; klaim berlaku untuk nilai soal ini.',
+      webMachine: 'Peramban Anda, WebAssembly, 1 utas, {date}', webFigures: 'Angka run ini',
+      webMetric: 'Metrik', webValue: 'Nilai', webBasis: 'Dasar', webTimeline: 'Linimasa run ini',
+      webMissing: 'Paket ini tidak membawa lab (quizc --no-live-labs).',
+      webJson: 'Laporan seperti yang ditulis labrun --json'
     }
   };
   var LANG_NAMES = { id: 'Bahasa Indonesia', en: 'English', und: 'Default' };

@@ -2,7 +2,8 @@
 # tests/browser/run.sh BUILD — build SCORM packages with BUILD/quizc and take
 # them in headless chromium (tests/browser/player.test.js; names.test.js with
 # ids and languages named like what JavaScript objects inherit; runs.test.js with
-# recorded runs from BUILD/labrun; grading.test.js with the grading table,
+# recorded runs from BUILD/labrun; labrun-web.test.js with every lab line run in
+# the page against BUILD/labrun; grading.test.js with the grading table,
 # tests/data/grading.json; idview.test.js with the shipped quizzes in
 # Indonesian; formats.test.js and claims.test.js check
 # scorm.js's formats and claims.js without a browser), with node's test runner.
@@ -13,7 +14,7 @@ QUIZC=$B/quizc
 LABRUN=$B/labrun
 OUT=$B/browser
 PKGS=$OUT/packages
-export QUIZC QUIZC_PACKAGES=$PKGS QUIZC_ARTIFACTS=$B/artifacts QUIZC_RUNS=$OUT/runs
+export QUIZC LABRUN QUIZC_PACKAGES=$PKGS QUIZC_ARTIFACTS=$B/artifacts QUIZC_RUNS=$OUT/runs
 export PUPPETEER_SKIP_DOWNLOAD=1
 
 fail() { echo "browser: $*" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
@@ -67,7 +68,7 @@ for fb in immediate on-submit never; do
 done
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/command.test.js tests/browser/rerender.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/command.test.js tests/browser/rerender.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js tests/browser/labrun-web.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

@@ -141,7 +141,7 @@ Test(cli, an_unknown_option_is_a_usage_error_with_a_one_line_hint)
     cr_expect_eq(res.status, 2);
     cr_expect_str_eq(res.err, "quizc: unknown option '--frobnicate'\n"
                               "usage: quizc [-o FILE] [--format FORMAT] [--dir DIR] [--lang TAG] [-L DIR]... "
-                              "[--scorm 1.2|2004] [--runs RUNS.json] [-Werror] [--check] FILE.qz (quizc --help for more)\n");
+                              "[--scorm 1.2|2004] [--no-live-labs] [--runs RUNS.json] [-Werror] [--check] FILE.qz (quizc --help for more)\n");
 }
 
 Test(cli, a_missing_input_file_argument_is_a_usage_error)

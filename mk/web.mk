@@ -1,0 +1,86 @@
+# The labs in the browser: build/web/labs.js, one file holding the labs' C code,
+# the runtime's lab interface and a web device compiled to WebAssembly (the
+# .wasm inside, base64), which the quiz page's worker loads (doc/web.md).
+#
+# emcc is Debian's emscripten package; its libraries come prebuilt in
+# /usr/share/emscripten/cache, so a build needs no network.  Debian's emcc
+# runs its JavaScript tools with node, which finds Debian's acorn through
+# NODE_PATH.  Without emcc the page has no Run button and this prints why.
+
+EMCC      ?= emcc
+EMCC_RUN  := env NODE_PATH=/usr/share/nodejs $(EMCC)
+HAVE_EMCC := $(shell command -v $(EMCC) 2>/dev/null)
+WEB       := $(BUILD)/web
+WEB_JS    := $(WEB)/labs.js
+# What a package carries: the module and the worker's code (runtime/web/labworker.js)
+# inside one function, which the page starts as a worker from its source.
+WEB_MODULE := $(WEB)/labrun-module.js
+
+# The runtime without threads, signals, files or OpenBLAS: its Linux halves
+# (timer_real.c, timer_cores.c, fault.c, backend.c, dev_cpu.c, fiber_ucontext.c)
+# have web counterparts in runtime/web/; the coop backend runs the ranks.
+WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime/dev.c runtime/dev_host.c \
+                    runtime/nsim.c runtime/comm_nsim.c runtime/backend_coop.c \
+                    runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
+                    runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
+                    runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \
+                    runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/gemm_check.c runtime/web/backend_web.c \
+                    runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c
+WEB_LAB_DIRS  := $(filter labs/%,$(LAB_DIRS))
+# libqz but its output files (outfile.c, outdir.c: Linux renames and signals):
+# outfile_web.c has what the module calls of it.
+WEB_C_SRCS    := $(WEB_RUNTIME_SRCS) $(filter-out grammar/outfile.c grammar/outdir.c,$(LIBQZ_SRCS)) $(foreach d,$(LAB_DIRS),$(call lab_srcs,$(d)))
+WEB_GEN_SRCS  := $(LIBQZ_GEN) $(LAB_TABLE) $(foreach d,$(LAB_DIRS),$(call lab_limits_c,$(d)))
+web_obj        = $(patsubst %.c,$(WEB)/obj/%.o,$(patsubst $(BUILD)/%,%,$(1)))
+WEB_OBJS      := $(call web_obj,$(WEB_C_SRCS) $(WEB_GEN_SRCS))
+
+WEB_CFLAGS  := -O2 -msimd128 -std=c11 -D_GNU_SOURCE -DQZ_VERSION='"$(VERSION)"' -DQZ_LABDIR='"/labs"' \
+               -Iruntime/web/include -Iruntime/web -Igrammar -I$(BUILD)/gen -Iruntime \
+               -I$(BUILD)/gen/labs -Itests/labs -Wall -Wno-unused-parameter -Wno-unused-function
+# Asyncify: fibers (ranks taking turns) unwind and rewind the stack.  One file
+# for the worker to load from any origin, file:// included: the .wasm is inside.
+WEB_LDFLAGS := -O2 -msimd128 -sASYNCIFY -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_NAME=LabrunModule \
+               -sENVIRONMENT=worker,node -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
+               -sMAXIMUM_MEMORY=2147483648 -sTOTAL_STACK=4194304 \
+               -sEXPORTED_RUNTIME_METHODS=callMain,FS \
+               $(foreach d,$(WEB_LAB_DIRS),--embed-file $(d)/lab.qz@/labs/$(notdir $(d))/lab.qz)
+
+$(WEB)/obj/%.o: %.c | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	$(EMCC_RUN) $(WEB_CFLAGS) -c $< -o $@
+$(WEB)/obj/gen/%.o: $(BUILD)/gen/%.c | $(GEN_HEADERS)
+	@mkdir -p $(@D)
+	$(EMCC_RUN) $(WEB_CFLAGS) -c $< -o $@
+# A lab's objects need its generated header first.
+$(foreach d,$(LAB_DIRS),$(eval $(call web_obj,$(call lab_srcs,$(d))): | $(call lab_header,$(d))))
+
+$(WEB_JS): $(WEB_OBJS) $(foreach d,$(WEB_LAB_DIRS),$(d)/lab.qz)
+	@mkdir -p $(@D)
+	$(EMCC_RUN) $(WEB_LDFLAGS) $(WEB_OBJS) -o $@
+
+$(WEB_MODULE): $(WEB_JS) runtime/web/labworker.js mk/web.mk
+	{ echo '/* The labs in WebAssembly and the worker that runs them (built by mk/web.mk). */'; \
+	  echo 'window.labrunWorkerBody = function () {'; cat $(WEB_JS) runtime/web/labworker.js; echo '};'; } > $@.tmp
+	mv $@.tmp $@
+
+# quizc carries the module as a resource table (compiler/live_labs.c has the
+# empty stand-in that a quizc built without emcc keeps).
+LIVE_GEN := $(BUILD)/gen/live_labs_res.c
+
+.PHONY: web
+ifneq ($(HAVE_EMCC),)
+web: $(WEB_MODULE)
+all: web
+QUIZC_SRCS += $(LIVE_GEN)
+$(LIVE_GEN): $(BUILD)/tools/embed $(WEB_MODULE)
+	@mkdir -p $(@D)
+	$(BUILD)/tools/embed --table scorm_live_labs $@ labrun-module.js=$(WEB_MODULE)
+# The web GEMM against its fp64 reference, in node (a step of `make check`).
+TEST_BINS += $(BUILD)/tests/web/gemm
+$(BUILD)/tests/web/gemm: tests/web/gemm_check.js $(WEB_JS)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec node tests/web/gemm_check.js %s\n' '$(WEB_JS)' > $@ && chmod +x $@
+else
+web:
+	@echo "web: emcc not found (apt-get install emscripten): the quiz page has no Run button" >&2
+endif

@@ -1,0 +1,239 @@
+// labrun-web.test.js — the labs run in the quiz page (labrun-web.js, the
+// WebAssembly module of mk/web.mk), taken in headless chromium: every lab line
+// of both shipped quizzes, in a SCORM 1.2 and a 2004 package under scorm-again
+// and in the file:// preview, against build/labrun on the same parameters and the same backend
+// (coop: every rank a coroutine on one thread, timed figures replayed).
+//
+//   QUIZC_PACKAGES   the packages run.sh built (seed12, lanjut2004, ...)
+//   LABRUN           build/labrun
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync, spawnSync } = require('node:child_process');
+const puppeteer = require('puppeteer-core');
+const { serve, readQuizData } = require('./server');
+
+const PKGS = process.env.QUIZC_PACKAGES;
+const LABRUN = process.env.LABRUN;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+/* The page's one backend (runtime/web/backend_web.c), and labrun's on it. */
+const BACKEND = ['--backend', 'coop'];
+
+let browser, srv;
+
+before(async () => {
+  assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_PACKAGES names the built packages (run tests/browser/run.sh)');
+  assert.ok(LABRUN && fs.existsSync(LABRUN), 'LABRUN names build/labrun');
+  srv = await serve(PKGS);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) srv.server.close();
+});
+
+/* labrun's own report for a lab line: its --json, parsed. */
+const nativeRuns = new Map();
+function nativeRun(lab) {
+  const args = [`labs/${lab.name}`];
+  lab.args.forEach(([k, v]) => args.push(`--${k}=${v}`));
+  const key = args.join(' ');
+  if (!nativeRuns.has(key)) {
+    const r = spawnSync(LABRUN, [...args, ...BACKEND, '--quiet', '--json', '-'], { encoding: 'utf8' });
+    assert.ok(r.stdout, `${key}: labrun wrote no report: ${r.stderr}`);
+    nativeRuns.set(key, JSON.parse(r.stdout));
+  }
+  return nativeRuns.get(key);
+}
+
+/* labrun --verify's verdicts: "q1|tp=1, pp=1" -> Map(metric -> PASS/FAIL). */
+function verdicts(quiz) {
+  const r = spawnSync(LABRUN, ['--verify', quiz, ...BACKEND], { encoding: 'utf8' });
+  const out = new Map();
+  for (const line of r.stdout.split('\n')) {
+    const c = line.split(' | ').map((s) => s.trim());
+    if (c.length !== 7 || !/^(PASS|FAIL)$/.test(c[6])) continue;
+    const key = `${c[0]}|${c[2]}`;
+    if (!out.has(key)) out.set(key, new Map());
+    out.get(key).set(c[3], c[6]);
+  }
+  return out;
+}
+
+function paramsKey(lab) {
+  return lab.args.length ? lab.args.map(([k, v]) => `${k}=${v}`).join(', ') : 'defaults';
+}
+
+/* A page that records every request leaving the package's origin (and stops it). */
+async function guardedPage(allowed) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 900 });
+  page.errors = [];
+  page.outside = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.setRequestInterception(true);
+  page.on('request', (req) => {
+    const u = req.url();
+    if (u.startsWith('data:') || u.startsWith('blob:') || allowed.some((a) => u.startsWith(a))) req.continue();
+    else { page.outside.push(u); req.abort(); }
+  });
+  return page;
+}
+
+/* Run lab box `id` in frame with its fields as they are; the result: report (parsed) or errors. */
+async function runBox(frame, id) {
+  await frame.$eval(`#${id}`, (d) => { d.open = true; });
+  await frame.click(`#${id}-start`);
+  await frame.waitForFunction((i) => {
+    const out = document.getElementById(`${i}-result`);
+    return out && out.firstChild && !document.getElementById(`${i}-start`).disabled;
+  }, { timeout: 120000 }, id);
+  return frame.$eval(`#${id}-result`, (out) => {
+    const json = out.querySelector('pre.web-json');
+    const errs = out.querySelector('pre.web-errors');
+    const claims = [...out.querySelectorAll('.web-claims li.claim')].map((li) =>
+      [li.querySelector('.metric code').textContent, li.classList.contains('pass') ? 'PASS' : 'FAIL']);
+    return { report: json ? JSON.parse(json.textContent) : null, errors: errs ? errs.textContent : '',
+             machine: (out.querySelector('.measured-on') || {}).textContent || '', claims };
+  });
+}
+
+/* Same figure: exact and modelled ones to 12 significant digits (two libms), the rest by the run's checks. */
+function sameFigure(a, b) {
+  if (a === null || b === null) return a === b;
+  return Number(a).toPrecision(12) === Number(b).toPrecision(12);
+}
+
+function compare(lab, web, native, label) {
+  const run = web.report;
+  assert.equal(run.lab, lab.name, label);
+  assert.equal(run.backend, native.backend, `${label}: the backend`);
+  assert.equal(run.ranks, native.ranks, `${label}: the ranks`);
+  assert.deepEqual(Object.keys(run.metrics).sort(), Object.keys(native.metrics).sort(), `${label}: the same metrics`);
+  for (const [k, v] of Object.entries(native.metrics)) {
+    assert.equal(run.basis[k], native.basis[k], `${label}: ${k}'s basis`);
+    if (native.basis[k] === 'exact' || native.basis[k] === 'modelled') {
+      assert.ok(sameFigure(run.metrics[k], v), `${label}: ${k} = ${run.metrics[k]} in the page, ${v} by labrun`);
+    }
+  }
+  assert.deepEqual(run.checks.map((c) => c.name), native.checks.map((c) => c.name), `${label}: the same checks`);
+  for (const c of run.checks) assert.ok(c.pass, `${label}: the lab's check "${c.name}" holds in the page: ${c.detail}`);
+  assert.match(web.machine, /WebAssembly, 1 (thread|utas), \d{4}-\d\d-\d\d/, `${label}: the machine line`);
+}
+
+/* Every lab line of pkg's quiz, run in the page and compared. */
+async function everyLine(version, pkg, quiz) {
+  const data = readQuizData(path.join(PKGS, pkg, 'quiz-data.js'));
+  assert.equal(data.liveLabs, true, `${pkg} carries the labs`);
+  const want = verdicts(quiz);
+  const page = await guardedPage([srv.base]);
+  await page.goto(`${srv.base}/lms/${version}/${pkg}`, { waitUntil: 'load' });
+  const frame = await (await page.$('#sco')).contentFrame();
+  await frame.waitForSelector('section.question');
+  /* The Run button waits for the feedback timing, as the rest of the box does. */
+  assert.equal(await frame.$('.web-run'), null, 'no Run button before the answers are shown');
+  await frame.click('#finish');
+  await frame.waitForSelector('.web-run');
+  let ran = 0;
+  for (const q of data.questions) {
+    for (let i = 0; i < q.labs.length; i++) {
+      const lab = q.labs[i], id = `q-${q.id}-lab${i}-web`, label = `${pkg} ${q.id} ${lab.command}`;
+      const web = await runBox(frame, id), native = nativeRun(lab);
+      assert.ok(web.report, `${label}: a report (${web.errors})`);
+      compare(lab, web, native, label);
+      const mine = new Map(web.claims);
+      const theirs = want.get(`${q.id}|${paramsKey(lab)}`) || new Map();
+      assert.equal(mine.size, lab.expects.length, `${label}: every claim checked`);
+      for (const [metric, verdict] of theirs) {
+        assert.ok(mine.has(metric), `${label}: ${metric} checked in the page`);
+        /*
+         * A timed figure (measured, or replayed from measured costs) comes from a
+         * clock the page gets coarsened to 0.1 ms, against labrun's nanoseconds:
+         * its claim is checked in the page, but its verdict is the page's own.
+         */
+        const timed = ['measured', 'replayed'].includes(native.basis[metric]);
+        if (timed && mine.get(metric) !== verdict) {
+          console.log(`# ${label}: ${metric} = ${web.report.metrics[metric]} in the page (${mine.get(metric)}), ` +
+                      `${native.metrics[metric]} by labrun (${verdict})`);
+        } else {
+          assert.equal(mine.get(metric), verdict, `${label}: ${metric}`);
+        }
+      }
+      ran++;
+    }
+  }
+  assert.equal(ran, data.questions.reduce((n, q) => n + q.labs.length, 0), `${pkg}: every lab line ran`);
+  assert.deepEqual(page.errors, [], 'no error in the page');
+  assert.deepEqual(page.outside, [], 'no request leaves the package');
+  await page.close();
+  return ran;
+}
+
+test('every lab line of the seed quiz runs in a SCORM 1.2 package as labrun does', async () => {
+  await everyLine('12', 'seed12', 'quizzes/paralelisme.qz');
+});
+
+test('every lab line of the follow-on quiz runs in a SCORM 2004 package as labrun does', async () => {
+  await everyLine('2004', 'lanjut2004', 'quizzes/paralelisme-lanjut.qz');
+});
+
+test('in the file:// preview a lab runs, and a value out of range is refused with the manifest\'s words', async () => {
+  const dir = path.resolve(PKGS, 'seed12');
+  const page = await guardedPage([`file://${dir}/`]);
+  await page.goto(`file://${dir}/index.html`, { waitUntil: 'load' });
+  await page.waitForSelector('section.question');
+  await page.click('#finish');
+  await page.waitForSelector('.web-run');
+  const data = readQuizData(path.join(dir, 'quiz-data.js'));
+  const q = data.questions.find((x) => x.labs.some((l) => l.name === 'memory'));
+  const i = q.labs.findIndex((l) => l.name === 'memory');
+  const id = `q-${q.id}-lab${i}-web`;
+  const web = await runBox(page, id);
+  compare(q.labs[i], web, nativeRun(q.labs[i]), 'file:// preview');
+  /* tp = 99: labrun's message from the manifest's range. */
+  const r = spawnSync(LABRUN, ['labs/memory', '--tp', '99'], { encoding: 'utf8' });
+  const message = r.stderr.trim();
+  assert.match(message, /out of range; allowed: 1\.\.16/);
+  await page.$eval(`#${id}-p-tp`, (inp) => { inp.value = '99'; inp.dispatchEvent(new Event('input')); });
+  const bad = await runBox(page, id);
+  assert.equal(bad.report, null, 'no report for a refused run');
+  assert.ok(bad.errors.includes(message), `the page says "${message}": ${bad.errors}`);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.outside, [], 'no request leaves the package');
+  await page.close();
+});
+
+test('quizc --no-live-labs leaves the module out, and the page has no Run button', async () => {
+  const dir = path.resolve(PKGS, 'no-live-labs');
+  fs.rmSync(dir, { recursive: true, force: true });
+  execFileSync(process.env.QUIZC, ['quizzes/paralelisme.qz', '--no-live-labs', '--dir', dir]);
+  assert.ok(!fs.existsSync(path.join(dir, 'labrun-module.js')));
+  assert.ok(!fs.readFileSync(path.join(dir, 'imsmanifest.xml'), 'utf8').includes('labrun-module.js'));
+  assert.equal(readQuizData(path.join(dir, 'quiz-data.js')).liveLabs, undefined);
+  assert.ok(fs.readFileSync(path.join(PKGS, 'seed12', 'imsmanifest.xml'), 'utf8').includes('href="labrun-module.js"'),
+    'a package with the module lists it');
+  const page = await guardedPage([`file://${dir}/`]);
+  await page.goto(`file://${dir}/index.html`, { waitUntil: 'load' });
+  await page.waitForSelector('section.question');
+  await page.click('#finish');
+  await page.waitForSelector('.lab');
+  assert.equal(await page.$('.web-run'), null, 'no Run button');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the module and its loader add at most 1 MiB to a compressed package', () => {
+  const full = fs.readFileSync(path.join(PKGS, 'seed12', 'labrun-module.js'));
+  const loader = fs.readFileSync(path.join(PKGS, 'seed12', 'labrun-web.js'));
+  const zlib = require('node:zlib');
+  const bytes = zlib.deflateRawSync(full, { level: 9 }).length + zlib.deflateRawSync(loader, { level: 9 }).length;
+  assert.ok(bytes <= 1024 * 1024, `${bytes} bytes compressed`);
+});

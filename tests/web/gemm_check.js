@@ -1,0 +1,10 @@
+// gemm_check.js — run the web module's `--gemm-check` (runtime/web/gemm_check.c)
+// in node: the WebAssembly-SIMD GEMM against an fp64 reference.
+//
+//   node tests/web/gemm_check.js build/web/labs.js
+'use strict';
+const path = require('node:path');
+const LabrunModule = require(path.resolve(process.argv[2]));
+LabrunModule({ print: (s) => console.log(s), printErr: (s) => console.error(s) }).then((M) => {
+  process.exitCode = M.callMain(['--gemm-check']);
+});
