@@ -23,13 +23,11 @@
  *     may then free the buffer).
  * A wait spins on the counter for a while when every rank has a core (as
  * MPI's shared-memory transport polls), then sleeps on the rank's mailbox
- * condition (at once with more ranks than cores); a rank that finishes a
- * step wakes a neighbour that sleeps.
+ * condition; a rank that finishes a step wakes a neighbour that sleeps.
  *
  * Each element is summed in the ring's order, so results are the same bits
  * as coll.c's; the bytes counted are the ring's, as if they had travelled.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +39,8 @@
 /* One rank's block of a slice: a step's reads and writes stay in the core's L2 cache. */
 #define AR_BLOCK_BYTES ((size_t)256 << 10)
 
-/*
- * When every rank has a core, a wait first spins AR_SPIN_SECONDS, then
- * spins yielding the core between looks until AR_YIELD_SECONDS, and only
- * then sleeps: a rank woken from sleep waits for the scheduler, tens of
- * microseconds or, on a busy host, milliseconds, where a 4 KiB all-reduce
- * takes a few.  (Open MPI's shared-memory transport never sleeps; with more
- * processes than cores it yields as here.)
- */
-#define AR_SPIN_SECONDS 20e-6
-#define AR_YIELD_SECONDS 2e-3
+/* How long a wait spins before it sleeps (when every rank has a core). */
+#define AR_SPIN_SECONDS 50e-6
 
 static int mod(int a, int n) { return ((a % n) + n) % n; }
 
@@ -77,16 +67,11 @@ static int wait_done(struct comm_threads_world *w, int me, int r, unsigned long 
     if (atomic_load_explicit(done, memory_order_acquire) >= want)
         return 0;
     if (w->spin) {
-        double start = timer_wall(), now = start;
-        for (int i = 1; atomic_load_explicit(done, memory_order_acquire) < want; i++) {
-            if (i % 64)
-                continue;
-            now = timer_wall();
-            if (atomic_load_explicit(&w->aborted, memory_order_relaxed) || now > start + AR_YIELD_SECONDS)
+        double until = timer_wall() + AR_SPIN_SECONDS;
+        for (int i = 1; atomic_load_explicit(done, memory_order_acquire) < want; i++)
+            if (i % 64 == 0 && (atomic_load_explicit(&w->aborted, memory_order_relaxed) ||
+                                timer_wall() > until))
                 break;
-            if (now > start + AR_SPIN_SECONDS)
-                sched_yield();
-        }
         if (atomic_load_explicit(done, memory_order_acquire) >= want)
             return 0;
     }
