@@ -3,7 +3,8 @@
  * one process and every rank has a mailbox.  A send copies the message into
  * the receiver's mailbox (so it never waits for the receiver, as an eager MPI
  * send); a receive waits for the first message from that source with that
- * tag.  The copy is the point: a rank never reads another rank's memory.
+ * tag.  A lab's own sends and receives copy: a lab's rank never touches
+ * another rank's memory; only the collectives below read a peer's buffer.
  *
  * Two things keep the copies cheap, since the collectives move megabytes
  * through here.  Message buffers are recycled through a pool: a fresh
