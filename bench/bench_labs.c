@@ -6,8 +6,9 @@
  *   memcpy     a plain memcpy's bandwidth, one thread and one per rank at
  *              once: what moving bytes costs on this machine at best;
  *   allreduce  the threads backend's comm_allreduce (float sum, in place)
- *              over 1-64 MiB, with nccl-tests' algbw and busbw, to set beside
- *              Open MPI's (bench_mpi_allreduce.c);
+ *              over 4 KiB-64 MiB, with nccl-tests' algbw and busbw, to set
+ *              beside Open MPI's (bench_mpi_allreduce.c); rank r's thread is
+ *              pinned to core r, as mpirun --bind-to core pins rank r;
  *   split      a column-parallel GEMM (each rank multiplies by its block of
  *              the weight's columns, then the outputs are all-gathered) against
  *              one OpenBLAS GEMM of the same size with as many threads as ranks;
@@ -15,12 +16,16 @@
  *              whose work is empty: what the schedule's hand-offs cost alone.
  *
  *   bench_labs [-o FILE] [--ranks N] [--stages P] [--microbatches M] [--size N]
+ *              [--only memcpy,allreduce,split,pipeline]
  *
+ * --only runs the parts named (default all): run.sh times the all-reduce
+ * alone, interleaved with Open MPI's, and the rest once.
  * Every figure is measured; every result is checked against a reference and
  * its error written beside it.  JSON goes to FILE (default stdout), a table
  * of the same figures to stderr.
  */
 #include <jansson.h>
+#include <sched.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -104,8 +109,9 @@ static double memcpy_gbs(int nthreads, size_t bytes, int reps)
 
 /* ---- all-reduce ----------------------------------------------------------- */
 
-#define NSIZES 4
-static const size_t ar_sizes[NSIZES] = { 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB };
+#define NSIZES 8
+static const size_t ar_sizes[NSIZES] = { 4 << 10, 16 << 10, 64 << 10, 256 << 10,
+                                         1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB };
 
 struct ar_rank {
     double time_s[NSIZES][TRIALS];  /* mean time of one call in each trial, this rank */
@@ -113,15 +119,27 @@ struct ar_rank {
     int iters[NSIZES];
 };
 
+/* Calls per trial: some 64 MiB moved, 3 calls at least, 1000 at most (as bench_mpi_allreduce.c). */
 static int ar_iters(size_t bytes)
 {
-    int it = (int)((64 * MIB) / bytes);
-    return it < 3 ? 3 : it > 50 ? 50 : it;
+    size_t it = (64 * MIB) / bytes;
+    return it < 3 ? 3 : it > 1000 ? 1000 : (int)it;
+}
+
+/* This thread on core rank % cores, as mpirun --bind-to core places rank `rank`. */
+static void pin_to_core(int rank)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(rank % timer_cores(), &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
+        fprintf(stderr, "bench_labs: cannot pin rank %d; it runs unpinned\n", rank);
 }
 
 static int allreduce_body(int rank, int nranks, struct comm *comm, struct dev *dev, void *arg)
 {
     struct ar_rank *out = (struct ar_rank *)arg + rank;
+    pin_to_core(rank);
     for (int k = 0; k < NSIZES; k++) {
         size_t count = ar_sizes[k] / sizeof(float);
         float *buf = dev_alloc(dev, ar_sizes[k], "allreduce");
@@ -279,10 +297,21 @@ static double best_trial(double (*t)[TRIALS], int ranks)
     return best;
 }
 
+/* Whether part is one of the comma-separated names in list. */
+static int wanted(const char *list, const char *part)
+{
+    size_t n = strlen(part);
+    for (const char *p = list; (p = strstr(p, part)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL;
     int ranks = timer_cores(), stages = 2, micro = 8, size = 2048;
+    const char *only = "memcpy,allreduce,split,pipeline";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
@@ -294,9 +323,11 @@ int main(int argc, char **argv)
             micro = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
         else {
-            fputs("usage: bench_labs [-o FILE] [--ranks N] [--stages P] [--microbatches M] [--size N]\n",
-                  stderr);
+            fputs("usage: bench_labs [-o FILE] [--ranks N] [--stages P] [--microbatches M] [--size N]\n"
+                  "                  [--only memcpy,allreduce,split,pipeline]\n", stderr);
             return 2;
         }
     }
@@ -308,107 +339,115 @@ int main(int argc, char **argv)
     json_object_set_new(doc, "backend", json_string(cpu->name));
 
     /* memcpy: the machine's limit for moving bytes. */
-    double cp1 = memcpy_gbs(1, 64 * MIB, 5), cpn = memcpy_gbs(ranks, 64 * MIB, 5);
-    json_object_set_new(doc, "memcpy", json_pack("{s:I, s:i, s:f, s:f}", "bytes", (json_int_t)(64 * MIB),
-        "threads", ranks, "one_thread_gbs", cp1, "all_threads_gbs", cpn));
-    fprintf(stderr, "memcpy        64 MiB   1 thread %6.2f GB/s   %d threads %6.2f GB/s (sum)\n",
-            cp1, ranks, cpn);
+    if (wanted(only, "memcpy")) {
+        double cp1 = memcpy_gbs(1, 64 * MIB, 5), cpn = memcpy_gbs(ranks, 64 * MIB, 5);
+        json_object_set_new(doc, "memcpy", json_pack("{s:I, s:i, s:f, s:f}", "bytes", (json_int_t)(64 * MIB),
+            "threads", ranks, "one_thread_gbs", cp1, "all_threads_gbs", cpn));
+        fprintf(stderr, "memcpy        64 MiB   1 thread %6.2f GB/s   %d threads %6.2f GB/s (sum)\n",
+                cp1, ranks, cpn);
+    }
 
     /* All-reduce on the threads backend. */
-    struct ar_rank *ar = calloc((size_t)ranks, sizeof *ar);
-    if (!ar || cpu->launch(ranks, allreduce_body, ar))
-        die("the all-reduce run failed");
-    json_t *rows = json_array();
-    for (int k = 0; k < NSIZES; k++) {
-        /* As bench_mpi_allreduce does: each trial counts its slowest rank, the best trial counts. */
-        double t = INFINITY, err = 0;
-        for (int trial = 0; trial < TRIALS; trial++) {
-            double slowest = 0;
+    if (wanted(only, "allreduce")) {
+        struct ar_rank *ar = calloc((size_t)ranks, sizeof *ar);
+        if (!ar || cpu->launch(ranks, allreduce_body, ar))
+            die("the all-reduce run failed");
+        json_t *rows = json_array();
+        for (int k = 0; k < NSIZES; k++) {
+            /* As bench_mpi_allreduce does: each trial counts its slowest rank, the best trial counts. */
+            double t = INFINITY, err = 0;
+            for (int trial = 0; trial < TRIALS; trial++) {
+                double slowest = 0;
+                for (int r = 0; r < ranks; r++)
+                    slowest = fmax(slowest, ar[r].time_s[k][trial]);
+                t = fmin(t, slowest);
+            }
             for (int r = 0; r < ranks; r++)
-                slowest = fmax(slowest, ar[r].time_s[k][trial]);
-            t = fmin(t, slowest);
+                err = fmax(err, ar[r].err[k]);
+            double algbw = ar_sizes[k] / t / 1e9, busbw = algbw * 2.0 * (ranks - 1) / ranks;
+            json_array_append_new(rows, json_pack("{s:I, s:i, s:f, s:f, s:f, s:f}", "bytes",
+                (json_int_t)ar_sizes[k], "iters", ar[0].iters[k], "time_us", t * 1e6,
+                "algbw_gbs", algbw, "busbw_gbs", busbw, "max_abs_error", err));
+            fprintf(stderr, "allreduce     threads %d ranks %9zu B %10.1f us  algbw %6.2f GB/s  busbw %6.2f GB/s  err %.1e\n",
+                    ranks, ar_sizes[k], t * 1e6, algbw, busbw, err);
         }
-        for (int r = 0; r < ranks; r++)
-            err = fmax(err, ar[r].err[k]);
-        double algbw = ar_sizes[k] / t / 1e9, busbw = algbw * 2.0 * (ranks - 1) / ranks;
-        json_array_append_new(rows, json_pack("{s:I, s:i, s:f, s:f, s:f, s:f}", "bytes",
-            (json_int_t)ar_sizes[k], "iters", ar[0].iters[k], "time_us", t * 1e6,
-            "algbw_gbs", algbw, "busbw_gbs", busbw, "max_abs_error", err));
-        fprintf(stderr, "allreduce     threads %d ranks %9zu B %10.1f us  algbw %6.2f GB/s  busbw %6.2f GB/s  err %.1e\n",
-                ranks, ar_sizes[k], t * 1e6, algbw, busbw, err);
+        json_object_set_new(doc, "allreduce_threads", json_pack("{s:i, s:o}", "ranks", ranks, "sizes", rows));
+        free(ar);
     }
-    json_object_set_new(doc, "allreduce_threads", json_pack("{s:i, s:o}", "ranks", ranks, "sizes", rows));
-    free(ar);
 
     /* Column-parallel GEMM against one OpenBLAS GEMM with as many threads. */
-    struct split_arg sa = { .m = size, .n = size, .k = size };
-    size_t mn = (size_t)size * size;
-    float *A = xmalloc(mn * sizeof *A), *W = xmalloc(mn * sizeof *W), *C = xmalloc(mn * sizeof *C);
-    sa.gathered = xmalloc(mn * sizeof(float));
-    for (size_t i = 0; i < mn; i++) {
-        A[i] = (float)((i * 7919 % 1000) / 1000.0 - 0.5);
-        W[i] = (float)((i * 104729 % 1000) / 1000.0 - 0.5);
+    if (wanted(only, "split")) {
+        struct split_arg sa = { .m = size, .n = size, .k = size };
+        size_t mn = (size_t)size * size;
+        float *A = xmalloc(mn * sizeof *A), *W = xmalloc(mn * sizeof *W), *C = xmalloc(mn * sizeof *C);
+        sa.gathered = xmalloc(mn * sizeof(float));
+        for (size_t i = 0; i < mn; i++) {
+            A[i] = (float)((i * 7919 % 1000) / 1000.0 - 0.5);
+            W[i] = (float)((i * 104729 % 1000) / 1000.0 - 0.5);
+        }
+        sa.A = A;
+        sa.W = W;
+        struct dev *one = dev_cpu_new(0);
+        int saved = dev_cpu_blas_threads();
+        dev_cpu_set_blas_threads(ranks);
+        double ref_s = INFINITY;
+        for (int rep = 0; rep < TRIALS; rep++) {
+            double t0 = timer_wall();
+            if (dev_gemm(one, DTYPE_F32, false, false, size, size, size, 1.0, A, size, W, size, 0.0, C, size) ||
+                dev_sync(one))
+                die("the reference GEMM failed");
+            ref_s = fmin(ref_s, timer_wall() - t0);
+        }
+        dev_cpu_set_blas_threads(saved);
+        dev_free_device(one);
+        if (cpu->launch(ranks, split_body, &sa))
+            die("the split GEMM run failed");
+        /* The gathered output holds rank r's columns as an M x cols_r block.  The
+         * error is relative to the product's largest element: the two GEMMs sum
+         * in different orders, and an element that nearly cancels would make a
+         * per-element ratio meaningless. */
+        double maxdiff = 0, maxref = 0;
+        for (int r = 0; r < ranks; r++) {
+            size_t cols = comm_share((size_t)size, ranks, r), off = comm_share_offset((size_t)size, ranks, r);
+            const float *blk = sa.gathered + (size_t)size * off;
+            for (size_t i = 0; i < (size_t)size; i++)
+                for (size_t j = 0; j < cols; j++) {
+                    double ref = C[i * size + off + j], got = blk[i * cols + j];
+                    maxdiff = fmax(maxdiff, fabs(got - ref));
+                    maxref = fmax(maxref, fabs(ref));
+                }
+        }
+        double maxrel = maxdiff / maxref;
+        double flop = 2.0 * size * size * size, split_s = best_trial(sa.step_s, ranks),
+               gemm_s = best_trial(sa.gemm_s, ranks);
+        json_object_set_new(doc, "tensor_split", json_pack(
+            "{s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}",
+            "mode", "column-parallel GEMM + all-gather", "m", size, "n", size, "k", size, "ranks", ranks,
+            "dtype", "fp32", "openblas_s", ref_s, "openblas_gflops", flop / ref_s / 1e9,
+            "split_s", split_s, "split_gflops", flop / split_s / 1e9, "split_gemm_only_s", gemm_s,
+            "max_rel_error_vs_openblas", maxrel));
+        fprintf(stderr, "tensor split  %dx%dx%d fp32  OpenBLAS %d threads %7.1f GFLOP/s   %d ranks %7.1f GFLOP/s (GEMM alone %7.1f)  rel err %.1e\n",
+                size, size, size, ranks, flop / ref_s / 1e9, ranks, flop / split_s / 1e9, flop / gemm_s / 1e9, maxrel);
+        free(A);
+        free(W);
+        free(C);
+        free(sa.gathered);
     }
-    sa.A = A;
-    sa.W = W;
-    struct dev *one = dev_cpu_new(0);
-    int saved = dev_cpu_blas_threads();
-    dev_cpu_set_blas_threads(ranks);
-    double ref_s = INFINITY;
-    for (int rep = 0; rep < TRIALS; rep++) {
-        double t0 = timer_wall();
-        if (dev_gemm(one, DTYPE_F32, false, false, size, size, size, 1.0, A, size, W, size, 0.0, C, size) ||
-            dev_sync(one))
-            die("the reference GEMM failed");
-        ref_s = fmin(ref_s, timer_wall() - t0);
-    }
-    dev_cpu_set_blas_threads(saved);
-    dev_free_device(one);
-    if (cpu->launch(ranks, split_body, &sa))
-        die("the split GEMM run failed");
-    /* The gathered output holds rank r's columns as an M x cols_r block.  The
-     * error is relative to the product's largest element: the two GEMMs sum
-     * in different orders, and an element that nearly cancels would make a
-     * per-element ratio meaningless. */
-    double maxdiff = 0, maxref = 0;
-    for (int r = 0; r < ranks; r++) {
-        size_t cols = comm_share((size_t)size, ranks, r), off = comm_share_offset((size_t)size, ranks, r);
-        const float *blk = sa.gathered + (size_t)size * off;
-        for (size_t i = 0; i < (size_t)size; i++)
-            for (size_t j = 0; j < cols; j++) {
-                double ref = C[i * size + off + j], got = blk[i * cols + j];
-                maxdiff = fmax(maxdiff, fabs(got - ref));
-                maxref = fmax(maxref, fabs(ref));
-            }
-    }
-    double maxrel = maxdiff / maxref;
-    double flop = 2.0 * size * size * size, split_s = best_trial(sa.step_s, ranks),
-           gemm_s = best_trial(sa.gemm_s, ranks);
-    json_object_set_new(doc, "tensor_split", json_pack(
-        "{s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}",
-        "mode", "column-parallel GEMM + all-gather", "m", size, "n", size, "k", size, "ranks", ranks,
-        "dtype", "fp32", "openblas_s", ref_s, "openblas_gflops", flop / ref_s / 1e9,
-        "split_s", split_s, "split_gflops", flop / split_s / 1e9, "split_gemm_only_s", gemm_s,
-        "max_rel_error_vs_openblas", maxrel));
-    fprintf(stderr, "tensor split  %dx%dx%d fp32  OpenBLAS %d threads %7.1f GFLOP/s   %d ranks %7.1f GFLOP/s (GEMM alone %7.1f)  rel err %.1e\n",
-            size, size, size, ranks, flop / ref_s / 1e9, ranks, flop / split_s / 1e9, flop / gemm_s / 1e9, maxrel);
-    free(A);
-    free(W);
-    free(C);
-    free(sa.gathered);
 
     /* Zero-work pipeline: the schedule's hand-offs alone. */
-    struct pipe_arg pa = { .micro = micro, .steps = 400 / micro > 20 ? 400 / micro : 20 };
-    if (cpu->launch(stages, pipe_body, &pa))
-        die("the pipeline run failed");
-    double step = best_trial(pa.step_s, stages);
-    /* The step's critical path holds m + p - 1 forward and as many backward slots. */
-    double per_slot = step / (micro + stages - 1);
-    json_object_set_new(doc, "pipeline_zero_work", json_pack("{s:s, s:i, s:i, s:i, s:f, s:f}",
-        "schedule", "gpipe", "stages", stages, "microbatches", micro, "steps", pa.steps,
-        "step_us", step * 1e6, "per_microbatch_per_stage_us", per_slot * 1e6));
-    fprintf(stderr, "pipeline      gpipe p=%d m=%d, no work: step %8.1f us, %6.2f us per micro-batch per stage\n",
-            stages, micro, step * 1e6, per_slot * 1e6);
+    if (wanted(only, "pipeline")) {
+        struct pipe_arg pa = { .micro = micro, .steps = 400 / micro > 20 ? 400 / micro : 20 };
+        if (cpu->launch(stages, pipe_body, &pa))
+            die("the pipeline run failed");
+        double step = best_trial(pa.step_s, stages);
+        /* The step's critical path holds m + p - 1 forward and as many backward slots. */
+        double per_slot = step / (micro + stages - 1);
+        json_object_set_new(doc, "pipeline_zero_work", json_pack("{s:s, s:i, s:i, s:i, s:f, s:f}",
+            "schedule", "gpipe", "stages", stages, "microbatches", micro, "steps", pa.steps,
+            "step_us", step * 1e6, "per_microbatch_per_stage_us", per_slot * 1e6));
+        fprintf(stderr, "pipeline      gpipe p=%d m=%d, no work: step %8.1f us, %6.2f us per micro-batch per stage\n",
+                stages, micro, step * 1e6, per_slot * 1e6);
+    }
 
     int rc = out ? json_dump_file(doc, out, JSON_INDENT(1)) : json_dumpf(doc, stdout, JSON_INDENT(1));
     json_decref(doc);

@@ -2,7 +2,8 @@
  * gen_bank.c — write one question bank twice: as a .qz quiz and as Moodle
  * GIFT, so quizc and a GIFT parser can be timed on the same questions.
  *
- *   gen_bank [-n N] [-s SEED] [-m] OUT.qz OUT.gift
+ *   gen_bank [-n N] [-s SEED] [-m] [-p short|long] [-c few|many]
+ *            [-f none|every] [-l] OUT.qz OUT.gift
  *
  * N questions (default 100 000) of every kind (single 40%, multiple 20%,
  * truefalse 15%, numeric 10%, text 15%), each text in Indonesian and English.
@@ -16,8 +17,15 @@
  * exported from a bilingual Moodle course holds, so both languages travel in
  * each GIFT text too.  With -m the bank is in English alone: every text one
  * language-neutral string, a bank of another shape (half the strings, no
- * language blocks) for the same questions.  The output is a function of N,
- * SEED and -m alone.
+ * language blocks) for the same questions.
+ *
+ * The other options change the bank's shape, for the memory figures of
+ * doc/performance.md: -p short prompts of 10-40 characters or long ones of
+ * 400-900; -c few: two choices, or many: 8-12 short ones (5-25 characters);
+ * -f none: no `because` feedback, or every: on every choice, right or wrong;
+ * -l: one question in four names a lab with two `expect` claims (GIFT has
+ * no labs: the question is the same there, without it).  The output is a
+ * function of N, SEED and the options alone.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -27,6 +35,13 @@
 
 /* -m: English only, neutral strings. */
 static int mono;
+
+/* The shape: prompt and choice lengths, choices per question, feedback per choice, labs. */
+static int prompt_lo = 50, prompt_hi = 150;
+static int choice_lo = 15, choice_hi = 90, nchoice_lo = 3, nchoice_hi = 5;
+enum because { BECAUSE_NONE, BECAUSE_SOME, BECAUSE_EVERY };
+static enum because because_on = BECAUSE_SOME;
+static int with_labs;
 
 /* xorshift64*: deterministic across libcs, unlike rand(). */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -82,7 +97,7 @@ static const char *const flavour[NLANG][8] = {
 /* A text of about len characters in both languages, built from the same
  * random choices so the two read as translations of each other. */
 struct text {
-    char s[NLANG][512];
+    char s[NLANG][1024];
 };
 
 static void make_text(struct text *t, int len, char end)
@@ -190,10 +205,10 @@ static void write_question(FILE *qz, FILE *gift, long id)
     static const char *const kw[] = { "single", "multiple", "truefalse", "numeric", "text" };
     enum kind k = pick_kind();
     struct text prompt, explain;
-    struct choice ch[6];
+    struct choice ch[12];
     int nch = 0, has_explain, points;
 
-    make_text(&prompt, rng_range(50, 150), '?');
+    make_text(&prompt, rng_range(prompt_lo, prompt_hi), '?');
     has_explain = rng_percent(67);
     if (has_explain)
         make_text(&explain, rng_range(80, 240), '.');
@@ -208,12 +223,12 @@ static void write_question(FILE *qz, FILE *gift, long id)
 
     if (k == K_SINGLE || k == K_MULTIPLE) {
         int ncorrect;
-        nch = rng_range(3, 5);
+        nch = rng_range(nchoice_lo, nchoice_hi);
         ncorrect = k == K_SINGLE ? 1 : rng_range(1, nch - 1);
         for (int i = 0; i < nch; i++) {
             ch[i].correct = 0;
-            make_text(&ch[i].body, rng_range(15, 90), 0);
-            ch[i].has_because = rng_percent(25);
+            make_text(&ch[i].body, rng_range(choice_lo, choice_hi), 0);
+            ch[i].has_because = because_on == BECAUSE_EVERY || (because_on == BECAUSE_SOME && rng_percent(25));
             if (ch[i].has_because)
                 make_text(&ch[i].because, rng_range(40, 110), '.');
         }
@@ -221,7 +236,7 @@ static void write_question(FILE *qz, FILE *gift, long id)
             int i = rng_range(0, nch - 1);
             if (!ch[i].correct) {
                 ch[i].correct = 1;
-                ch[i].has_because = 0;
+                ch[i].has_because = because_on == BECAUSE_EVERY;
                 placed++;
             }
         }
@@ -283,13 +298,20 @@ static void write_question(FILE *qz, FILE *gift, long id)
     }
     if (points != 1)
         fprintf(qz, "        points %d\n", points);
+    if (with_labs && rng_percent(25)) {
+        int tp = 1 << rng_range(0, 3), pp = 1 << rng_range(0, 2);
+        fprintf(qz, "        lab memory (tp = %d, pp = %d)\n"
+                    "            expect max_rank_gib > 0\n"
+                    "            expect live_error_pct < 0.1\n", tp, pp);
+    }
     fputs("    }\n", qz);
     fputs("\n}\n\n", gift);
 }
 
 static void usage(FILE *f)
 {
-    fputs("usage: gen_bank [-n N] [-s SEED] [-m] OUT.qz OUT.gift\n", f);
+    fputs("usage: gen_bank [-n N] [-s SEED] [-m] [-p short|long] [-c few|many] [-f none|every] [-l]\n"
+          "                OUT.qz OUT.gift\n", f);
 }
 
 static FILE *open_out(const char *path)
@@ -317,6 +339,20 @@ int main(int argc, char **argv)
                 rng_state = 1;
         } else if (!strcmp(argv[i], "-m")) {
             mono = 1;
+        } else if (!strcmp(argv[i], "-p") && i + 1 < argc && !strcmp(argv[i + 1], "short")) {
+            prompt_lo = 10, prompt_hi = 40, i++;
+        } else if (!strcmp(argv[i], "-p") && i + 1 < argc && !strcmp(argv[i + 1], "long")) {
+            prompt_lo = 400, prompt_hi = 900, i++;
+        } else if (!strcmp(argv[i], "-c") && i + 1 < argc && !strcmp(argv[i + 1], "few")) {
+            nchoice_lo = nchoice_hi = 2, i++;
+        } else if (!strcmp(argv[i], "-c") && i + 1 < argc && !strcmp(argv[i + 1], "many")) {
+            nchoice_lo = 8, nchoice_hi = 12, choice_lo = 5, choice_hi = 25, i++;
+        } else if (!strcmp(argv[i], "-f") && i + 1 < argc && !strcmp(argv[i + 1], "none")) {
+            because_on = BECAUSE_NONE, i++;
+        } else if (!strcmp(argv[i], "-f") && i + 1 < argc && !strcmp(argv[i + 1], "every")) {
+            because_on = BECAUSE_EVERY, i++;
+        } else if (!strcmp(argv[i], "-l")) {
+            with_labs = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;

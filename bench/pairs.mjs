@@ -1,7 +1,7 @@
-// pairs.mjs — the compiler ratios of interleaved pairs, defined once for
+// pairs.mjs — the ratios of interleaved pairs (the compiler's, the all-reduce's), defined once for
 // run.sh (which asks whether a ratio is steady yet) and report.mjs.
 //
-//   node bench/pairs.mjs DIR check|compile   exit 0: steady, 1: take another pair
+//   node bench/pairs.mjs DIR check|compile|allreduce   exit 0: steady, 1: take another pair
 //
 // A ratio's pairs are steady when, leaving out the lowest and the highest
 // fifth of them (one of each at least), the rest lie within STEADY of their
@@ -9,6 +9,9 @@
 //   check    gift_parse_I.json's parse_s / the middle, by wall time, of
 //            quizc_check_I_1..3.json
 //   compile  xmllint_stream_I.json's wall_s / quizc_compile_I.json's wall_s
+//   allreduce the smallest, over the sizes both measured, of
+//            allreduce_threads_I.json's busbw / allreduce_mpi_I.json's busbw
+//            (bench_labs.c and bench_mpi_allreduce.c)
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -62,6 +65,20 @@ export const compilePairs = (dir) => {
     return { quizc, xmllint, ratios: zip(quizc, xmllint, (c, x) => x.wall_s / c.wall_s) };
 };
 
+// Each pair's threads/MPI busbw ratio at every size both measured, and the pair's
+// figure, the smallest of them: the all-reduce must not lose at any size.
+export const allreducePairs = (dir) => {
+    const threads = runs(dir, "allreduce_threads"), mpi = runs(dir, "allreduce_mpi");
+    const perSize = zip(threads, mpi, (t, m) => t.allreduce_threads.sizes.flatMap((ts) => {
+        const ms = m.sizes.find((x) => x.bytes === ts.bytes);
+        return ms ? [{ bytes: ts.bytes, threads: ts.busbw_gbs, mpi: ms.busbw_gbs, ratio: ts.busbw_gbs / ms.busbw_gbs }] : [];
+    }));
+    for (const p of perSize)
+        if (!p.length)
+            throw new Error("an all-reduce pair without a size both sides measured");
+    return { threads, mpi, perSize, ratios: perSize.map((p) => Math.min(...p.map((x) => x.ratio))) };
+};
+
 export const steady = (ratios) => {
     const n = ratios.length;
     if (n < 3) return false;
@@ -77,9 +94,9 @@ export const pairSpread = (ratios) => ({ ...spread(ratios), steady: steady(ratio
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     const [dir, which] = process.argv.slice(2);
-    const get = { check: checkPairs, compile: compilePairs }[which];
+    const get = { check: checkPairs, compile: compilePairs, allreduce: allreducePairs }[which];
     if (!dir || !get) {
-        console.error("usage: node bench/pairs.mjs DIR check|compile");
+        console.error("usage: node bench/pairs.mjs DIR check|compile|allreduce");
         process.exit(2);
     }
     process.exit(steady(get(dir).ratios) ? 0 : 1);

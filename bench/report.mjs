@@ -16,20 +16,22 @@
 //                                   BANK -o course.xml (whole processes), the
 //                                   compile after the pair's first one
 //   quizc_check_rss_over_source     peak RSS of quizc --check / bytes of the .qz,
-//                                   the larger over the two banks (bilingual and
-//                                   English-only); spread over the runs
+//                                   the largest over the banks (the bilingual one
+//                                   and those of other shapes, shapes.json); spread
+//                                   over the runs
 //   quizc_seed_scorm_ms             quizc quizzes/paralelisme.qz -o seed.zip, whole
 //                                   process, median of 15 runs and its spread
 //   tensor_split_vs_openblas   one OpenBLAS GEMM's time with N threads / the
 //                              column-parallel GEMM + all-gather over N ranks
-//   allreduce_vs_mpi           the smallest, over 1-64 MiB, of threads busbw /
-//                              Open MPI busbw (its faster of in place and out of place)
+//   allreduce_vs_mpi           interleaved pairs (pairs.mjs): each pair's smallest,
+//                              over 4 KiB-64 MiB, of threads busbw / Open MPI busbw
+//                              (its faster of in place and out of place)
 //   schedule_overhead_us       zero-work GPipe step / (m + p - 1): the time one
 //                              micro-batch's forward and backward hand-offs on
 //                              one stage add to the critical path
 import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { STEADY, checkPairs, compilePairs, median, ok, pairSpread, runs as pairRuns, spread, zip } from "./pairs.mjs";
+import { STEADY, allreducePairs, checkPairs, compilePairs, median, ok, pairSpread, runs as pairRuns, spread, zip } from "./pairs.mjs";
 
 const dir = process.argv[2];
 if (!dir) {
@@ -38,7 +40,6 @@ if (!dir) {
 }
 const load = (name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
 const runs = (prefix) => pairRuns(dir, prefix);
-const min = (xs) => Math.min(...xs);
 const max = (xs) => Math.max(...xs);
 
 const machine = load("machine.json");
@@ -48,7 +49,12 @@ const check = checkPairs(dir), compile = compilePairs(dir);
 const checkRuns = check.quizc, compileRuns = compile.quizc;
 const giftRuns = check.gift, giftProc = ok(runs("gift_process"));
 const xmllintRuns = compile.xmllint;
-const monoCheck = ok(runs("quizc_mono_check")), monoCompile = ok(runs("quizc_mono_compile"));
+// The banks of other shapes (run.sh's shapes; the first is the English-only bank).
+const shapes = load("shapes.json").map((sh, k) => {
+    const checks = ok(runs(`quizc_shape_${k}_check`)), compiles = ok(runs(`quizc_shape_${k}_compile`));
+    return { ...sh, checks, compiles, rss: spread(checks.map((r) => (r.max_rss_kib * 1024) / sh.bytes)) };
+});
+const monoCheck = shapes[0].checks, monoCompile = shapes[0].compiles;
 const seedRuns = ok(runs("quizc_seed"));
 // Each pair's first quizc run, on memory the host may have to fault in again: seconds only.
 const checkFirst = ok(runs("quizc_check_first")), compileFirst = ok(runs("quizc_compile_first"));
@@ -59,22 +65,25 @@ const checkVsGift = pairSpread(check.ratios);
 const compileVsXmllint = pairSpread(compile.ratios);
 const rssBank = checkRuns.map((r) => (r.max_rss_kib * 1024) / qzBytes);
 const rssMono = monoCheck.map((r) => (r.max_rss_kib * 1024) / monoBytes);
-const rssOver = median(rssBank) >= median(rssMono) ? spread(rssBank) : spread(rssMono);
+const rssOver = shapes.reduce((w, sh) => (sh.rss.median > w.median ? sh.rss : w), spread(rssBank));
 const seedMs = spread(seedRuns.map((r) => r.wall_s * 1e3));
 const secs = (rs, k = "wall_s") => rs.map((r) => r[k]);
 const kib = (rs) => max(rs.map((r) => r.max_rss_kib));
 
 const labs = load("labs.json");
-const mpi = load("mpi.json");
-const arRows = labs.allreduce_threads.sizes.map((t) => {
-    const m = mpi.sizes.find((x) => x.bytes === t.bytes);
+// Per size: the medians over the pairs of each side's busbw, and the spread of the pair ratios.
+const ar = allreducePairs(dir);
+const arVsMpi = pairSpread(ar.ratios);
+const arRows = ar.perSize[0].map(({ bytes }) => {
+    const at = ar.perSize.map((p) => p.find((x) => x.bytes === bytes)).filter(Boolean);
     return {
-        bytes: t.bytes,
-        threads_busbw_gbs: t.busbw_gbs,
-        mpi_busbw_gbs: m.busbw_gbs,
-        ratio: t.busbw_gbs / m.busbw_gbs,
+        bytes,
+        threads_busbw_gbs: median(at.map((x) => x.threads)),
+        mpi_busbw_gbs: median(at.map((x) => x.mpi)),
+        ratio: spread(at.map((x) => x.ratio)),
     };
 });
+const ar64 = arRows.find((r) => r.bytes === 64 << 20);
 
 const ts = labs.tensor_split;
 const web = existsSync(join(dir, "web.json")) ? load("web.json") : null;
@@ -84,7 +93,14 @@ const results = {
     quizc_check_rss_over_source: rssOver,
     quizc_seed_scorm_ms: seedMs,
     tensor_split_vs_openblas: ts.openblas_s / ts.split_s,
-    allreduce_vs_mpi: min(arRows.map((r) => r.ratio)),
+    allreduce_vs_mpi: arVsMpi,
+    allreduce_sizes: arRows,
+    quizc_check_rss_banks: [
+        { name: "bilingual", options: "", bytes: qzBytes, check_rss_over_source: spread(rssBank),
+          peak_rss_kib: { check: kib(checkRuns), compile: kib(compileRuns) } },
+        ...shapes.map((sh) => ({ name: sh.name, options: sh.options, bytes: sh.bytes, check_rss_over_source: sh.rss,
+                                 peak_rss_kib: { check: kib(sh.checks), compile: kib(sh.compiles) } })),
+    ],
     schedule_overhead_us: labs.pipeline_zero_work.per_microbatch_per_stage_us,
     // The labs in headless chromium (bench/web.mjs): the web GEMM over one OpenBLAS
     // thread (the least shape's median ratio), and the slowest lab line that ran.
@@ -122,8 +138,8 @@ const results = {
             quizc_check_mb_per_s: qzBytes / median(secs(checkRuns)) / 1e6,
         },
         memcpy: labs.memcpy,
-        allreduce: { ranks: labs.allreduce_threads.ranks, sizes: arRows,
-                     threads: labs.allreduce_threads, mpi },
+        allreduce: { ranks: ar.threads[0].allreduce_threads.ranks, pairs: ar.perSize,
+                     threads: ar.threads.map((t) => t.allreduce_threads), mpi: ar.mpi },
         tensor_split: ts,
         pipeline_zero_work: labs.pipeline_zero_work,
         pipeline_zero_work_p4: existsSync(join(dir, "labs_p4.json")) ? load("labs_p4.json").pipeline_zero_work : null,
@@ -147,15 +163,18 @@ const rows = [
      `${f(median(rc.quizc_compile_s), 3)} s (first run ${f(median(rc.quizc_compile_first_run_s), 3)} s); ` +
      `${(qzBytes / 1e6).toFixed(1)} MB .qz -> ${(xmlBytes / 1e6).toFixed(1)} MB`],
     ["quizc_check_rss_over_source", sp(rssOver), "<= 2", rssOver.median <= 2,
-     `bilingual ${f(median(rssBank))}, English-only ${f(median(rssMono))}; compile peak ` +
-     `${(rc.peak_rss_kib.compile / 1024).toFixed(0)} MiB vs check ${(rc.peak_rss_kib.check / 1024).toFixed(0)} MiB`],
+     `bilingual ${f(median(rssBank))}, ` + shapes.map((sh) => `${sh.name} ${f(sh.rss.median)}`).join(", ") +
+     `; compile peak ${(rc.peak_rss_kib.compile / 1024).toFixed(0)} MiB vs check ${(rc.peak_rss_kib.check / 1024).toFixed(0)} MiB`],
     ["quizc_seed_scorm_ms", sp(seedMs, 1), "< 20", seedMs.median < 20, `${seedMs.n} runs, whole process`],
     ["tensor_split_vs_openblas", f(results.tensor_split_vs_openblas), ">= 0.85",
      results.tensor_split_vs_openblas >= 0.85,
      `${f(ts.split_gflops, 1)} vs ${f(ts.openblas_gflops, 1)} GFLOP/s, ${ts.m}^3 fp32, ${ts.ranks} ranks`],
-    ["allreduce_vs_mpi", f(results.allreduce_vs_mpi), ">= 1.0", results.allreduce_vs_mpi >= 1.0,
-     arRows.map((r) => `${r.bytes >> 20}M ${f(r.threads_busbw_gbs, 1)}/${f(r.mpi_busbw_gbs, 1)}`).join(", ") +
-     ` GB/s; memcpy ${f(labs.memcpy.one_thread_gbs, 1)} GB/s`],
+    ["allreduce_vs_mpi", sp(arVsMpi), ">= 1.0", arVsMpi.median >= 1.0,
+     `${pairsText(arVsMpi)}; busbw GB/s threads/MPI (medians) ` +
+     arRows.map((r) => `${r.bytes >= 1 << 20 ? `${r.bytes >> 20}M` : `${r.bytes >> 10}K`} ` +
+                      `${f(r.threads_busbw_gbs, 1)}/${f(r.mpi_busbw_gbs, 1)}`).join(", ") +
+     `; memcpy ${f(labs.memcpy.one_thread_gbs, 1)} GB/s` +
+     (ar64 ? ` (64M busbw ${f(ar64.threads_busbw_gbs / labs.memcpy.one_thread_gbs)} of it)` : "")],
     ["schedule_overhead_us", f(results.schedule_overhead_us), "<= 10", results.schedule_overhead_us <= 10,
      `zero-work gpipe p=${labs.pipeline_zero_work.stages} m=${labs.pipeline_zero_work.microbatches}`],
 ];

@@ -9,6 +9,7 @@
 # Each compiler ratio takes PAIRS interleaved pairs (default 5), and more, up
 # to PAIRS_MAX (default 11), while they are not steady (pairs.mjs): a burst of
 # other work on a shared host can slow one side of several pairs in a row.
+# The all-reduce ratio is taken the same way.
 # QUESTIONS (default 100000) sizes the banks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,13 +89,36 @@ for ((i = 1; ; i++)); do
     "$runstat" -q -o "$out/xmllint_stream_$i.json" -- xmllint --stream --noout "$out/course.xml"
     enough compile "$i" && break
 done
-# Peak memory on a bank of another shape (peak RSS varies little: three runs).
-for i in 1 2 3; do
-    say "quizc --check and -o course.xml on the English-only bank, run $i of 3"
-    "$runstat" -q -o "$out/quizc_mono_check_$i.json" -- "$quizc" --check "$out/mono.qz"
-    "$runstat" -q -o "$out/quizc_mono_compile_$i.json" -- "$quizc" "$out/mono.qz" -o "$out/mono.xml"
+# Peak memory on the English-only bank and on banks of other shapes
+# (gen_bank's options; a third of the questions, some 30 MB each): peak RSS
+# varies little, so three runs each, of --check and of the compile.
+shapes=(
+    "english-only|-m"
+    "short-prompts-many-choices-feedback-each|-p short -c many -f every"
+    "english-only-long-prompts-few-choices-no-feedback-labs|-m -p long -c few -f none -l"
+    "long-prompts-few-choices-labs|-p long -c few -l"
+)
+rm -f "$out"/quizc_shape_*
+printf '[' > "$out/shapes.json"
+for k in "${!shapes[@]}"; do
+    name=${shapes[$k]%%|*} opts=${shapes[$k]#*|}
+    if [ "$name" = english-only ]; then
+        qz=$out/mono.qz
+    else
+        qz=$out/shape_$k.qz
+        # shellcheck disable=SC2086 # the options are words
+        "$bin/gen_bank" -n $((questions / 3)) $opts "$qz" "$out/shape_$k.gift"
+    fi
+    printf '%s{"name": "%s", "options": "%s", "qz": "%s", "bytes": %s}' "$([ "$k" = 0 ] || echo ,)" \
+        "$name" "$opts" "$(basename "$qz")" "$(stat -c %s "$qz")" >> "$out/shapes.json"
+    for i in 1 2 3; do
+        say "quizc --check and -o course.xml on the $name bank, run $i of 3"
+        "$runstat" -q -o "$out/quizc_shape_${k}_check_$i.json" -- "$quizc" --check "$qz"
+        "$runstat" -q -o "$out/quizc_shape_${k}_compile_$i.json" -- "$quizc" "$qz" -o "$out/shape.xml"
+    done
 done
-rm -f "$out/mono.xml"
+printf ']\n' >> "$out/shapes.json"
+rm -f "$out/shape.xml" "$out"/shape_*.qz "$out"/shape_*.gift
 # A small quiz as a whole process: the seed quiz to a SCORM zip.  The
 # documents above (some 400 MB) are still on their way to the disk, and a
 # 20 ms run that renames its file meanwhile waits on that: sync first, so
@@ -106,15 +130,25 @@ for i in $(seq 15); do
 done
 
 # ---- The labs' runtime on the cpu backend -----------------------------------
-say "memcpy, threads all-reduce, split GEMM, zero-work pipeline"
+say "memcpy, split GEMM, zero-work pipeline"
 ranks=$(nproc)
-"$bin/bench_labs" -o "$out/labs.json" --ranks "$ranks" --stages 2 --microbatches 8
+"$bin/bench_labs" -o "$out/labs.json" --only memcpy,split,pipeline --ranks "$ranks" --stages 2 --microbatches 8
 # The zero-work pipeline again with four stages (more ranks than cores here).
-"$bin/bench_labs" -o "$out/labs_p4.json" --ranks "$ranks" --stages 4 --microbatches 8 --size 16 \
+"$bin/bench_labs" -o "$out/labs_p4.json" --only pipeline --ranks "$ranks" --stages 4 --microbatches 8 --size 16 \
     2>&1 | grep pipeline >&2 || true
 
-say "Open MPI MPI_Allreduce, $ranks ranks"
-mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$bin/bench_mpi_allreduce" -o "$out/mpi.json"
+# The threads all-reduce against Open MPI's MPI_Allreduce, 4 KiB-64 MiB, in
+# interleaved pairs as the compiler's ratios (a pair's figure is its worst
+# size, pairs.mjs).  Rank r runs on core r on both sides: mpirun binds each
+# process to a core, bench_labs pins each rank's thread the same way.
+rm -f "$out"/allreduce_threads_* "$out"/allreduce_mpi_*
+for ((i = 1; ; i++)); do
+    say "pair $i: threads all-reduce, Open MPI MPI_Allreduce, $ranks ranks"
+    "$bin/bench_labs" -o "$out/allreduce_threads_$i.json" --only allreduce --ranks "$ranks"
+    mpirun --allow-run-as-root --oversubscribe --bind-to core -np "$ranks" "$bin/bench_mpi_allreduce" \
+        -o "$out/allreduce_mpi_$i.json"
+    enough allreduce "$i" && break
+done
 
 # ---- The labs in the browser (build/web, when emscripten built it) ----------
 if [ -f "$web_module" ]; then

@@ -42,10 +42,21 @@ struct block {
     _Alignas(ARENA_ALIGN) unsigned char data[];
 };
 
+/*
+ * Small pieces the tree is done with (arena_recycle, and the old piece of a
+ * vector that arena_grow moved), by size: the next piece of that size takes
+ * one.  A vector that grows while other pieces are taken after it leaves a
+ * piece of half its size behind each time it doubles; a parsed value is
+ * copied into its statement and its node left (a lab reference's arguments
+ * and claims left more bytes so than they kept).
+ */
+#define ARENA_RECYCLE_MAX 256
+
 struct arena {
     struct block *top;      /* the block pieces come from now */
     void *last;             /* the latest piece (arena_grow extends it in place) */
     size_t next;            /* bytes to map for the next ordinary block (0: ARENA_FIRST) */
+    void *spare[ARENA_RECYCLE_MAX / ARENA_ALIGN + 1];   /* by size / ARENA_ALIGN, linked through their first word */
 };
 
 struct arena *arena_new(void)
@@ -135,6 +146,13 @@ static void *take(struct arena *a, size_t n)
     return own->data;
 #else
     n = round_up(n ? n : 1);
+    void **spare = n <= ARENA_RECYCLE_MAX ? &a->spare[n / ARENA_ALIGN] : NULL;
+    if (spare && *spare) {
+        /* Not the latest piece of its block: never grown in place. */
+        void *p = *spare;
+        *spare = *(void **)p;
+        return memset(p, 0, n);
+    }
     struct block *b = room(a, n);
     void *p = b->data + b->used;
     b->used += n;
@@ -161,7 +179,21 @@ void *arena_grow(struct arena *a, void *p, size_t old, size_t new_size)
     }
     void *q = take(a, new_size);
     if (old) memcpy(q, p, old);
+    arena_recycle(a, p, old);
     return q;
+}
+
+void arena_recycle(struct arena *a, void *p, size_t n)
+{
+#ifdef ARENA_CHECKED
+    (void)a, (void)p, (void)n;      /* each piece is its own allocation: kept until arena_free */
+#else
+    n = round_up(n);
+    if (!p || n < sizeof(void *) || n > ARENA_RECYCLE_MAX) return;
+    if (p == a->last) a->last = NULL;
+    *(void **)p = a->spare[n / ARENA_ALIGN];
+    a->spare[n / ARENA_ALIGN] = p;
+#endif
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)

@@ -26,6 +26,11 @@ void *arena_alloc(struct arena *a, size_t n);
  * new piece (the old one stays until arena_free).  The bytes past old are zeroed.
  */
 void *arena_grow(struct arena *a, void *p, size_t old, size_t new_size);
+/*
+ * p (n bytes, from arena_alloc or arena_grow of this arena, or NULL) is no
+ * longer used: a later piece of the same size may be it.  Never for a string.
+ */
+void arena_recycle(struct arena *a, void *p, size_t n);
 /* s[0..n) and a NUL, as a string of the arena. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* printf into a new piece of the arena. */

@@ -366,6 +366,12 @@ void b_q_choice(struct build_state *b, bool correct, const struct src_loc *kw, s
     VEC_PUSH(b->choices, c);
 }
 
+/* A value node the statement has copied what it needs from: its bytes go to the next node. */
+static void drop_value(struct build_state *b, struct ast_value *v)
+{
+    arena_recycle(b->file->arena, v, sizeof *v);
+}
+
 /* qstmt: POINTS NUMBER */
 void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_value *v)
 {
@@ -374,6 +380,7 @@ void b_q_points(struct build_state *b, const struct src_loc *kw, struct ast_valu
         x->points = v->num;
         x->points_loc = v->loc;
     }
+    drop_value(b, v);
 }
 
 /* qstmt: SCORING name — partial or all-or-nothing (multiple questions) */
@@ -427,6 +434,8 @@ void b_q_answer_num(struct build_state *b, const struct src_loc *kw, struct ast_
         n->value = *v;
         if (tol) n->tolerance = *tol;
     }
+    drop_value(b, v);
+    drop_value(b, tol);
 }
 
 /* qstmt: ANSWER NUMBER DOTDOT NUMBER */
@@ -438,6 +447,8 @@ void b_q_answer_range(struct build_state *b, const struct src_loc *kw, struct as
         n->lo = *lo;
         n->hi = *hi;
     }
+    drop_value(b, lo);
+    drop_value(b, hi);
 }
 
 /* accepthead: ACCEPT */
@@ -474,9 +485,11 @@ void b_q_lab_arg(struct build_state *b, char *name, const struct src_loc *loc, s
         if (!strcmp(r->args.items[i].name, name)) {
             diag_error(b->d, loc, "parameter '%s' is given twice to lab '%s'", name, r->name);
             diag_note(b->d, &r->args.items[i].loc, "the first '%s' is here", name);
+            drop_value(b, v);
             return;
         }
     struct ast_arg a = { .name = name, .value = *v, .loc = *loc };
+    drop_value(b, v);
     AVEC_PUSH(b->file->arena, r->args, a);
 }
 
@@ -493,9 +506,10 @@ void b_q_expect(struct build_state *b, const struct src_loc *stmt, char *metric,
                 int op, struct ast_value *v)
 {
     struct ast_labref *r = expect_lab(b, stmt);
-    if (!r) return;
     struct ast_expect e = { .metric = metric, .metric_loc = *mloc, .op = (enum ast_cmp)op,
                             .value = *v, .loc = *stmt };
+    drop_value(b, v);
+    if (!r) return;
     AVEC_PUSH(b->file->arena, r->expects, e);
 }
 
@@ -513,6 +527,8 @@ void b_q_expect_within(struct build_state *b, const struct src_loc *stmt, char *
     } else {
         e.value = *v;
     }
+    drop_value(b, tol);
+    drop_value(b, v);
     AVEC_PUSH(b->file->arena, r->expects, e);
 }
 

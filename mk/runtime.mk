@@ -7,6 +7,7 @@ RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 # comm_shared.c and ring_dev.c are cuda-shared's device-independent half: the cuda
 # backend links them, and the tests run them on the cpu device.
 RUNTIME_CORE_SRCS := runtime/timer.c runtime/timer_real.c runtime/timer_cores.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
+                     runtime/comm_threads_ar.c \
                      runtime/comm_shared.c runtime/ring_dev.c \
                      runtime/dev.c runtime/dev_host.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
                      runtime/nsim.c runtime/comm_nsim.c runtime/place.c \

@@ -19,7 +19,7 @@ WEB_MODULE := $(WEB)/labrun-module.js
 # The runtime without threads, signals, files or OpenBLAS: its Linux halves
 # (timer_real.c, timer_cores.c, fault.c, backend.c, dev_cpu.c, fiber_ucontext.c)
 # have web counterparts in runtime/web/; the coop backend runs the ranks.
-WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime/dev.c runtime/dev_host.c \
+WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/dev.c runtime/dev_host.c \
                     runtime/nsim.c runtime/comm_nsim.c runtime/backend_coop.c \
                     runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                     runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \

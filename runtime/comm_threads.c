@@ -3,7 +3,8 @@
  * one process and every rank has a mailbox.  A send copies the message into
  * the receiver's mailbox (so it never waits for the receiver, as an eager MPI
  * send); a receive waits for the first message from that source with that
- * tag.  The copy is the point: a rank never reads another rank's memory.
+ * tag.  A lab's own sends and receives copy: a lab's rank never touches
+ * another rank's memory; only the collectives below read a peer's buffer.
  *
  * Two things keep the copies cheap, since the collectives move megabytes
  * through here.  Message buffers are recycled through a pool: a fresh
@@ -13,14 +14,17 @@
  * instead of copying it: the receiver copies straight from it and the sender
  * returns once it has, so each byte is copied once, as MPI's single-copy
  * shared-memory transports do.
+ *
+ * The all-reduce goes further (comm_threads_ar.c): a rank adds and copies
+ * straight from its left neighbour's buffer, with no message at all, the
+ * ranks keeping step with one counter each.
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm.h"
+#include "comm_threads_impl.h"
 #include "mailq.h"
 #include "timer.h"
 #include "util.h"
@@ -37,29 +41,11 @@ struct message {
 /* Pooled message buffers kept per world, at most this many. */
 #define POOL_MAX 16
 
-struct mailbox {
-    pthread_mutex_t lock;
-    pthread_cond_t arrived;
-    atomic_ulong changes;           /* bumped, under lock, with every broadcast of arrived */
-    struct mailq q;                 /* messages in arrival order */
-};
-
-struct comm_threads_world {
-    int n;
-    struct mailbox *boxes;  /* one per rank */
-    pthread_mutex_t pool_lock;
-    struct mailq_msg *pool; /* free message buffers, to reuse (linked by q.next) */
-    int npool;
-    atomic_int aborted;     /* a rank failed: receives give up (atomic: each box's waiters read it
-                               under their own lock, while abort holds another box's) */
-    int spin;               /* ranks <= cores: a wait spins a little before it sleeps */
-};
-
 /* How long a wait spins before it sleeps. */
 #define SPIN_SECONDS 10e-6
 
 /* Wake every waiter of b (b->lock held). */
-static void box_changed(struct mailbox *b)
+void comm_threads_box_changed(struct mailbox *b)
 {
     atomic_fetch_add_explicit(&b->changes, 1, memory_order_release);
     pthread_cond_broadcast(&b->arrived);
@@ -104,6 +90,7 @@ struct comm_threads_world *comm_threads_world_new(int n)
     }
     pthread_mutex_init(&w->pool_lock, NULL);
     w->spin = n <= timer_cores();
+    w->ar = comm_threads_ar_slots(n);
     return w;
 }
 
@@ -126,6 +113,7 @@ void comm_threads_world_free(struct comm_threads_world *w)
         free(m);
     }
     pthread_mutex_destroy(&w->pool_lock);
+    free(w->ar);
     free(w->boxes);
     free(w);
 }
@@ -173,7 +161,7 @@ void comm_threads_abort(struct comm_threads_world *w)
     for (int r = 0; r < w->n; r++) {
         pthread_mutex_lock(&w->boxes[r].lock);
         w->aborted = 1;
-        box_changed(&w->boxes[r]);
+        comm_threads_box_changed(&w->boxes[r]);
         pthread_mutex_unlock(&w->boxes[r].lock);
     }
 }
@@ -187,7 +175,7 @@ static void post(struct comm_threads_world *w, struct message *m, int dst)
     struct mailbox *b = &w->boxes[dst];
     pthread_mutex_lock(&b->lock);
     mailq_push(&b->q, &m->q);
-    box_changed(b);
+    comm_threads_box_changed(b);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -242,7 +230,7 @@ static int recv_into(struct comm *c, void *buf, size_t bytes, int src, int tag, 
         /* The sender waits for this; m lives on its stack and is not touched after. */
         pthread_mutex_lock(&b->lock);
         m->consumed = 1;
-        box_changed(b);
+        comm_threads_box_changed(b);
         pthread_mutex_unlock(&b->lock);
     } else {
         message_put(w, m);
@@ -302,7 +290,7 @@ static const struct comm_ops threads_ops = {
     .sendrecv = th_sendrecv,
     .sendrecv_add = th_sendrecv_add,
     .barrier = comm_generic_barrier,
-    .allreduce = comm_generic_allreduce,
+    .allreduce = comm_threads_allreduce,
     .allgatherv = comm_generic_allgatherv,
     .reducescatterv = comm_generic_reducescatterv,
     .broadcast = comm_generic_broadcast,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { checkPairs, compilePairs, pairSpread, steady } from "../../bench/pairs.mjs";
+import { allreducePairs, checkPairs, compilePairs, pairSpread, steady } from "../../bench/pairs.mjs";
 
 const pairsMjs = fileURLToPath(new URL("../../bench/pairs.mjs", import.meta.url));
 let passed = 0, failed = 0;
@@ -104,6 +104,20 @@ try {
         is(cli("compile"), 1, "two of five pairs far off");
         is(cli("nonsense"), 2, "an unknown ratio");
         is(cli(), 2, "no ratio named");
+    });
+    test("an all-reduce pair's figure is its smallest ratio over the sizes both measured", () => {
+        const sz = (bytes, busbw_gbs) => ({ bytes, busbw_gbs });
+        put("allreduce_threads_1.json", { allreduce_threads: { sizes: [sz(4096, 2), sz(1 << 20, 9), sz(64 << 20, 12)] } });
+        put("allreduce_mpi_1.json", { sizes: [sz(4096, 1), sz(1 << 20, 10), sz(64 << 20, 6)] });
+        put("allreduce_threads_2.json", { allreduce_threads: { sizes: [sz(4096, 3), sz(1 << 20, 9)] } });
+        put("allreduce_mpi_2.json", { sizes: [sz(4096, 2), sz(1 << 20, 6), sz(64 << 20, 1)] });
+        const a = allreducePairs(dir);
+        is(a.ratios.length, 2, "pairs");
+        eq(a.ratios[0], 0.9, "pair 1: 1 MiB is the worst");
+        eq(a.ratios[1], 1.5, "pair 2: 64 MiB, measured by one side only, is left out");
+        is(a.perSize[0].length, 3, "pair 1's sizes");
+        eq(a.perSize[0][2].ratio, 2, "pair 1 at 64 MiB");
+        is(cli("allreduce"), 1, "two pairs are never steady");
     });
     test("a failed benchmarked process is an error, not a figure", () => {
         put("quizc_compile_2.json", proc(0.6, 1));

@@ -1,6 +1,6 @@
 /*
- * test_util.c — the one way numbers are written (fmt_number), and reading a
- * file whole (read_file).
+ * test_util.c — the one way numbers are written (fmt_number), reading a
+ * file whole (read_file), and the arena's recycled pieces.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -9,7 +9,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "util.h"
+
+/* Under AddressSanitizer every arena piece is its own allocation and none is reused (arena.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define REUSED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define REUSED 0
+#endif
+#endif
+#ifndef REUSED
+#define REUSED 1
+#endif
 
 static void expect_number(double x, const char *want)
 {
@@ -94,4 +107,53 @@ Test(closest_word, names_that_share_no_word_get_no_suggestion)
 {
     cr_expect_null(closest_word("learning_rate", lab_names));
     cr_expect_null(closest_word("zeroes_total", lab_names));
+}
+
+/* ---- The arena's recycled pieces ----------------------------------------- */
+
+Test(arena, a_recycled_piece_is_the_next_piece_of_its_size_and_comes_back_zeroed)
+{
+    struct arena *a = arena_new();
+    unsigned char *p = arena_alloc(a, 40);
+    memset(p, 0xAB, 40);
+    arena_alloc(a, 8);                  /* p is no longer the latest piece */
+    arena_recycle(a, p, 40);
+    unsigned char *other = arena_alloc(a, 48);
+    cr_assert_neq(other, p, "a piece of another size never takes it");
+    unsigned char *q = arena_alloc(a, 40);
+    cr_assert_eq(q == p, REUSED, "the next piece of 40 bytes is the recycled one (unless checked)");
+    for (int i = 0; i < 40; i++)
+        cr_assert_eq(q[i], 0, "byte %d of a reused piece is %d, not 0", i, q[i]);
+    cr_assert_neq(arena_alloc(a, 40), p, "a piece is reused once");
+    arena_free(a);
+}
+
+Test(arena, a_vector_that_moves_leaves_its_old_piece_to_the_next_vector)
+{
+    struct arena *a = arena_new();
+    struct { long *items; size_t n, cap; } v = { 0 }, w = { 0 };
+    AVEC_PUSH(a, v, 1);
+    long *first = v.items;
+    arena_alloc(a, 8);                  /* v can no longer grow in place */
+    AVEC_PUSH(a, v, 2);
+    cr_assert_neq(v.items, first, "v moved");
+    cr_assert_eq(v.items[0], 1);
+    cr_assert_eq(v.items[1], 2);
+    AVEC_PUSH(a, w, 7);
+    cr_assert_eq(w.items == first, REUSED, "w's first piece is the one v left (unless checked)");
+    cr_assert_eq(w.items[0], 7);
+    cr_assert_eq(v.items[0], 1, "v is untouched");
+    arena_free(a);
+}
+
+Test(arena, the_latest_piece_recycled_is_never_grown_in_place)
+{
+    struct arena *a = arena_new();
+    long *p = arena_alloc(a, 16);
+    arena_recycle(a, p, 16);
+    long *q = arena_grow(a, arena_alloc(a, 16), 16, 32);   /* the recycled piece, then grown */
+    cr_assert_eq(q == p, false, "a recycled piece moves when it grows");
+    long *r = arena_alloc(a, 8);
+    cr_assert(r + 1 <= q || r >= q + 4, "a later piece does not overlap the grown one");
+    arena_free(a);
 }

@@ -1,0 +1,176 @@
+/*
+ * comm_threads_ar.c — the threads backend's all-reduce: NCCL's ring, each
+ * rank reading its left neighbour's buffer in place.
+ *
+ * The schedule is the ring of coll.c (and of NCCL): the buffer is cut into
+ * one block per rank; in n-1 reduce-scatter steps rank r adds its left
+ * neighbour's partial sum of block r-s-2 into its own, after which it holds
+ * the full sum of block r; in n-1 all-gather steps it copies block r-g-1
+ * from its left neighbour.  As NCCL does, the buffer goes round the ring in
+ * slices (n blocks of AR_BLOCK_BYTES, or of the comm's chunk when smaller), each slice through all 2(n-1) steps
+ * before the next: a block one rank has just summed is still in cache when
+ * its right neighbour copies it.
+ *
+ * Ranks are threads of one process, so no byte is staged: a step reads the
+ * neighbour's buffer where it lies.  What replaces the messages is one
+ * counter per rank, the steps it has finished (over all its all-reduces,
+ * so every rank starts a call at the same count).  Rank r waits for
+ *   - its left neighbour to have finished the step that produced what r
+ *     reads (every read is of data the left rank wrote, or its input);
+ *   - its right neighbour, before r overwrites a block in the all-gather,
+ *     to have finished reading that block's partial sum (its reduce-scatter
+ *     step g), and before r returns, to have finished the call (the caller
+ *     may then free the buffer).
+ * A wait spins on the counter for a while when every rank has a core (as
+ * MPI's shared-memory transport polls), then sleeps on the rank's mailbox
+ * condition; a rank that finishes a step wakes a neighbour that sleeps.
+ *
+ * Each element is summed in the ring's order, so results are the same bits
+ * as coll.c's; the bytes counted are the ring's, as if they had travelled.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "comm_threads_impl.h"
+#include "timer.h"
+
+/* One rank's block of a slice: a step's reads and writes stay in the core's L2 cache. */
+#define AR_BLOCK_BYTES ((size_t)256 << 10)
+
+/* How long a wait spins before it sleeps (when every rank has a core). */
+#define AR_SPIN_SECONDS 50e-6
+
+static int mod(int a, int n) { return ((a % n) + n) % n; }
+
+struct ar_slot *comm_threads_ar_slots(int n)
+{
+    struct ar_slot *s = aligned_alloc(_Alignof(struct ar_slot), (size_t)n * sizeof *s);
+    if (!s) {
+        fputs("labrun: error: out of memory\n", stderr);
+        exit(1);
+    }
+    for (int r = 0; r < n; r++) {
+        atomic_init(&s[r].done, 0);
+        atomic_init(&s[r].buf, NULL);
+        atomic_init(&s[r].bytes, 0);
+        atomic_init(&s[r].sleeping, 0);
+    }
+    return s;
+}
+
+/* Wait until rank r has finished `want` steps; -1 when a rank failed meanwhile. */
+static int wait_done(struct comm_threads_world *w, int me, int r, unsigned long want)
+{
+    atomic_ulong *done = &w->ar[r].done;
+    if (atomic_load_explicit(done, memory_order_acquire) >= want)
+        return 0;
+    if (w->spin) {
+        double until = timer_wall() + AR_SPIN_SECONDS;
+        for (int i = 1; atomic_load_explicit(done, memory_order_acquire) < want; i++)
+            if (i % 64 == 0 && (atomic_load_explicit(&w->aborted, memory_order_relaxed) ||
+                                timer_wall() > until))
+                break;
+        if (atomic_load_explicit(done, memory_order_acquire) >= want)
+            return 0;
+    }
+    /*
+     * Sleep.  `sleeping` is raised before the counter is read again, and a
+     * rank that finishes a step bumps its counter before it reads
+     * `sleeping` (both sequentially consistent): one of the two sees the
+     * other, and the wake-up takes the lock this wait holds until it sleeps.
+     */
+    struct mailbox *b = &w->boxes[me];
+    atomic_int *sleeping = &w->ar[me].sleeping;
+    pthread_mutex_lock(&b->lock);
+    atomic_fetch_add(sleeping, 1);
+    while (atomic_load(done) < want && !atomic_load(&w->aborted))
+        pthread_cond_wait(&b->arrived, &b->lock);
+    atomic_fetch_sub(sleeping, 1);
+    pthread_mutex_unlock(&b->lock);
+    if (atomic_load_explicit(done, memory_order_acquire) >= want)
+        return 0;
+    fprintf(stderr, "labrun: error: rank %d stops waiting for rank %d: a rank failed\n", me, r);
+    return -1;
+}
+
+static void wake(struct comm_threads_world *w, int r)
+{
+    if (atomic_load(&w->ar[r].sleeping)) {
+        pthread_mutex_lock(&w->boxes[r].lock);
+        comm_threads_box_changed(&w->boxes[r]);
+        pthread_mutex_unlock(&w->boxes[r].lock);
+    }
+}
+
+/* Rank me has finished a step: count it (releasing what it wrote) and wake its neighbours. */
+static void step_done(struct comm_threads_world *w, int me, int left, int right)
+{
+    atomic_fetch_add(&w->ar[me].done, 1);
+    wake(w, left);
+    if (right != left)
+        wake(w, right);
+}
+
+int comm_threads_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
+{
+    int n = c->size, me = c->rank;
+    if (n == 1 || count == 0)
+        return 0;
+    struct comm_threads_world *w = c->impl;
+    size_t es = dtype_size(t);
+    int left = mod(me - 1, n), right = mod(me + 1, n);
+    struct ar_slot *mine = &w->ar[me];
+    char *own = buf;
+
+    /* Step 0 of the call: the buffer is published. */
+    unsigned long base = atomic_load_explicit(&mine->done, memory_order_relaxed) + 1;
+    atomic_store_explicit(&mine->buf, own, memory_order_relaxed);
+    atomic_store_explicit(&mine->bytes, count * es, memory_order_relaxed);
+    step_done(w, me, left, right);
+    if (wait_done(w, me, left, base) < 0)
+        return -1;
+    const char *peer = atomic_load_explicit(&w->ar[left].buf, memory_order_relaxed);
+    size_t peer_bytes = atomic_load_explicit(&w->ar[left].bytes, memory_order_relaxed);
+    if (peer_bytes != count * es) {
+        fprintf(stderr, "labrun: error: rank %d all-reduces %zu bytes, rank %d %zu bytes\n",
+                me, count * es, left, peer_bytes);
+        return -1;
+    }
+
+    /* A block of a slice moves at most the comm's chunk, as a ring's message does. */
+    size_t block = c->chunk_bytes && c->chunk_bytes < AR_BLOCK_BYTES ? c->chunk_bytes : AR_BLOCK_BYTES;
+    size_t slice = (block / es ? block / es : 1) * (size_t)n;       /* elements */
+    unsigned long steps = 2 * (unsigned long)(n - 1), at = base;
+    for (size_t first = 0; first < count; first += slice, at += steps) {
+        size_t len = count - first < slice ? count - first : slice;
+        for (int s = 0; s < n - 1; s++) {
+            int b = mod(me - s - 2, n);
+            size_t off = (first + comm_share_offset(len, n, b)) * es;
+            if (wait_done(w, me, left, at + (unsigned long)s) < 0)
+                return -1;
+            comm_sum_into(t, own + off, peer + off, comm_share(len, n, b));
+            step_done(w, me, left, right);
+        }
+        for (int g = 0; g < n - 1; g++) {
+            int b = mod(me - g - 1, n);
+            size_t off = (first + comm_share_offset(len, n, b)) * es;
+            if (wait_done(w, me, left, at + (unsigned long)(n - 1 + g)) < 0 ||
+                wait_done(w, me, right, at + (unsigned long)g + 1) < 0)
+                return -1;
+            memcpy(own + off, peer + off, comm_share(len, n, b) * es);
+            step_done(w, me, left, right);
+        }
+    }
+    /* The right neighbour reads this buffer until its last step; the caller may free it after. */
+    if (wait_done(w, me, right, at) < 0)
+        return -1;
+
+    /* The ring's bytes: each phase moves every block but one. */
+    size_t total = count * es;
+    size_t blk_me = comm_share(count, n, me) * es, blk_left = comm_share(count, n, left) * es,
+           blk_right = comm_share(count, n, right) * es;
+    comm_count(c, (total - blk_me) + (total - blk_right), (total - blk_left) + (total - blk_me));
+    return 0;
+}
