@@ -58,4 +58,18 @@ m=$(xp "count(//*[local-name()='formula'])" course.xml)
 frac=$(xp "count(//*[local-name()='formula'][normalize-space(*[local-name()='tex'])='\\frac{3}{11} \\approx 0.27']//*[local-name()='mfrac'])" course.xml)
 [ "$frac" = 2 ] && ok "course.xml: the fraction became <mfrac>" || bad "course.xml: $frac mfrac"
 
+# ---- Moodle XML and GIFT -------------------------------------------------------
+R=$OLDPWD
+if "$QUIZC" figures.qz --format moodle -o bank.xml 2> moodle.err; then ok "figures.qz compiles to Moodle XML"
+else bad "Moodle XML: $(head -3 moodle.err)"; fi
+xmllint --noout --nonet --schema "$R/compiler/moodle.xsd" bank.xml 2> xsd.err &&
+    ok "Moodle XML is valid against moodle.xsd" || bad "Moodle XML: $(head -3 xsd.err)"
+(cd "$R" && node tests/formats/media-check.js moodle "$T/bank.xml" "$T") > check.log 2>&1 &&
+    ok "Moodle XML: $(tail -1 check.log)" || bad "Moodle XML: $(grep FAIL check.log)"
+"$QUIZC" figures.qz -o bank.gift 2> gift.err || bad "GIFT: $(head -3 gift.err)"
+w=$(grep -c "warning: image '.*' cannot travel in this format: its alt text is written in its place" gift.err)
+[ "$w" = 4 ] && ok "GIFT: a warning at each of the 4 images" || bad "GIFT: $w image warnings: $(head -3 gift.err)"
+(cd "$R" && node tests/formats/media-check.js gift "$T/bank.gift" "$T") > check.log 2>&1 &&
+    ok "GIFT: $(tail -1 check.log)" || bad "GIFT: $(grep FAIL check.log)"
+
 finish
