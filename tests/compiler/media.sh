@@ -72,4 +72,18 @@ w=$(grep -c "warning: image '.*' cannot travel in this format: its alt text is w
 (cd "$R" && node tests/formats/media-check.js gift "$T/bank.gift" "$T") > check.log 2>&1 &&
     ok "GIFT: $(tail -1 check.log)" || bad "GIFT: $(grep FAIL check.log)"
 
+# ---- SCORM ---------------------------------------------------------------------
+if "$QUIZC" figures.qz --dir pkg 2> scorm.err; then ok "figures.qz packs as SCORM"
+else bad "SCORM: $(head -3 scorm.err)"; fi
+for f in split.svg bar.png; do
+    cmp -s "pkg/media/$f" "$f" && ok "SCORM: media/$f is its source's bytes" || bad "SCORM: media/$f differs or is missing"
+    [ "$(xp "count(//*[local-name()='file'][@href='media/$f'])" pkg/imsmanifest.xml)" = 1 ] &&
+        ok "SCORM: imsmanifest.xml lists media/$f" || bad "SCORM: imsmanifest.xml does not list media/$f"
+done
+[ -f pkg/temml.min.js ] && grep -q '<script src="temml.min.js"></script>' pkg/index.html &&
+    ok "SCORM: a quiz with math carries Temml, loaded by index.html" || bad "SCORM: no Temml with math"
+"$QUIZC" nomath.qz --dir plain 2> plain.err || bad "nomath.qz: $(head -3 plain.err)"
+[ ! -e plain/temml.min.js ] && [ ! -e plain/math.js ] && ! grep -q 'temml\|math.js' plain/index.html plain/imsmanifest.xml &&
+    ok "SCORM: a quiz without math carries no math renderer" || bad "SCORM: math renderer in a quiz without math"
+
 finish
