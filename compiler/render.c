@@ -51,6 +51,7 @@ static void render_image(struct render *r, struct membuf *b, const struct md_spa
         put(b, "@@PLUGINFILE@@/");
         put(b, im->name + strlen("media/"));
     } else {
+        put(b, r->base ? r->base : "");
         put(b, im->name);
     }
     put(b, "\" alt=\"");

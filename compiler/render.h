@@ -27,6 +27,7 @@ struct render {
     /* The course's figures and formulas (media.h); NULL: alt texts and TeX only. */
     const struct qz_course *course;
     enum render_images images;
+    const char *base;               /* RENDER_IMG_PACKAGE: the way from the document to the package's root ("../") */
     /*
      * Formulas as MathML (QTI), else as their TeX between \( \) or \[ \],
      * the delimiters MathJax (Moodle's TeX filter) reads.
@@ -34,7 +35,7 @@ struct render {
     bool mathml;
     struct diag *warn;              /* RENDER_IMG_ALT: a warning at each image, when set */
     const struct ast_tr *at;        /* the translation being rendered (where the warnings point) */
-    VEC(const struct qz_image *) used;  /* images rendered since the caller last emptied it, once each */
+    struct render_used { const struct qz_image **items; size_t n, cap; } used;  /* images rendered since the caller last emptied it, once each */
     /*
      * The one language to write, or NULL: every language the quiz declares,
      * each in Moodle's multi-language spans

@@ -86,4 +86,23 @@ done
 [ ! -e plain/temml.min.js ] && [ ! -e plain/math.js ] && ! grep -q 'temml\|math.js' plain/index.html plain/imsmanifest.xml &&
     ok "SCORM: a quiz without math carries no math renderer" || bad "SCORM: math renderer in a quiz without math"
 
+# ---- QTI 2.1 -------------------------------------------------------------------
+QTI_XSD=$R/tests/data/schemas/qti-2.1/imsqti_v2p1p2.xsd
+if "$QUIZC" figures.qz --format qti21 --lang en --dir qti 2> qti.err; then ok "figures.qz packs as QTI 2.1"
+else bad "QTI: $(head -3 qti.err)"; fi
+for f in qti/items/split.xml qti/items/cost.xml; do
+    xmllint --noout --nonet --schema "$QTI_XSD" "$f" 2> xsd.err >/dev/null &&
+        ok "QTI: ${f#qti/} with its MathML is valid QTI 2.1.2" || bad "QTI: $f: $(grep -v 'Skipping\|warning' xsd.err | head -3)"
+done
+n=$(xp "count(//*[local-name()='math'][namespace-uri()='http://www.w3.org/1998/Math/MathML'])" qti/items/cost.xml)
+[ "$n" = 4 ] && ok "QTI: cost.xml holds its 4 formulas as MathML" || bad "QTI: cost.xml holds $n MathML formulas"
+! grep -q '\\(' qti/items/cost.xml && ok "QTI: no TeX left in the items" || bad "QTI: TeX in cost.xml"
+for f in split.svg bar.png; do
+    cmp -s "qti/media/$f" "$f" && ok "QTI: media/$f is its source's bytes" || bad "QTI: media/$f differs or is missing"
+    [ "$(xp "count(//*[local-name()='resource'][@identifier='item-split']/*[local-name()='file'][@href='media/$f'])" qti/imsmanifest.xml)" = 1 ] &&
+        ok "QTI: the manifest lists media/$f among item-split's files" || bad "QTI: media/$f not among item-split's files"
+done
+[ "$(xp "count(//*[local-name()='img'][@src='../media/split.svg'])" qti/items/split.xml)" = 1 ] &&
+    ok "QTI: split.xml shows ../media/split.svg" || bad "QTI: no <img src=../media/split.svg> in split.xml"
+
 finish
