@@ -9,7 +9,9 @@ function convert(formulas) {
         const tex = Buffer.from(hex, "hex").toString("utf8");
         try {
             const mml = temml.renderToString(tex, { displayMode: display, xml: true, throwOnError: true });
-            out.push("ok " + mml.replace(/[\r\n]+/g, " "));
+            // QTI 2.1 validates MathML against MathML 2, where a length has a unit: Temml writes 0 bare.
+            const mml2 = mml.replace(/ (lspace|rspace|width|height|depth|voffset)="0"/g, ' $1="0em"');
+            out.push("ok " + mml2.replace(/[\r\n]+/g, " "));
         } catch (e) {
             const pos = typeof e.position === "number" ? e.position : -1;
             // Temml's message ends with where it stopped, shown over several lines: quizc shows the place itself.
