@@ -34,6 +34,10 @@ else bad "errors.qz: messages differ: $(diff errors.expected errors.out | head -
 QUIZC_NODE=/nonexistent/node "$QUIZC" --check figures.qz 2> nonode.out
 grep -q "error: TeX math is turned into MathML by Temml under Node.js, and '/nonexistent/node' cannot run: No such file or directory" nonode.out &&
     ok "no Node.js: one error naming it" || bad "no Node.js: $(head -3 nonode.out)"
+cp bar.png bar.keep
+"$QUIZC" figures.qz --format moodle -o bar.png 2> input.err
+grep -q "error: cannot write 'bar.png': it is an input of this run; not overwriting it" input.err && cmp -s bar.png bar.keep &&
+    ok "an image is an input of the run: no output overwrites it" || bad "output over an image: $(head -2 input.err)"
 
 # ---- course.xml ----------------------------------------------------------------
 if "$QUIZC" figures.qz -o course.xml 2> course.err; then ok "figures.qz compiles to course.xml"
