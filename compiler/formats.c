@@ -44,7 +44,8 @@ const struct format *format_for_output(const char *path)
     return NULL;
 }
 
-char *format_list(bool (*keep)(const struct format *), const char *last)
+char *format_join(bool (*keep)(const struct format *), char *(*word)(const struct format *),
+                  const char *last)
 {
     size_t total = 0, seen = 0;
     for (const struct format *f = formats; f->name; f++)
@@ -54,10 +55,22 @@ char *format_list(bool (*keep)(const struct format *), const char *last)
         if (keep && !keep(f))
             continue;
         const char *sep = seen == 0 ? "" : seen + 1 == total ? last : ", ";
-        char *t = xasprintf("%s%s%s", s, sep, f->name);
+        char *w = word(f);
+        char *t = xasprintf("%s%s%s", s, sep, w);
+        free(w);
         free(s);
         s = t;
         seen++;
     }
     return s;
+}
+
+static char *format_name(const struct format *f)
+{
+    return xstrdup(f->name);
+}
+
+char *format_list(bool (*keep)(const struct format *), const char *last)
+{
+    return format_join(keep, format_name, last);
 }

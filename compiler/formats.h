@@ -41,4 +41,8 @@ const struct format *format_for_output(const char *path);
  */
 char *format_list(bool (*keep)(const struct format *), const char *last);
 
+/* As format_list, with word(f) (a new string) for each format instead of its name. */
+char *format_join(bool (*keep)(const struct format *), char *(*word)(const struct format *),
+                  const char *last);
+
 #endif

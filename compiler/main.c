@@ -91,23 +91,15 @@ static const struct format *first_of(bool (*keep)(const struct format *))
     return NULL;
 }
 
-/* The -o endings that choose a format, for a usage error: ".xml (course document), .zip (SCORM package) or .gift". */
-static char *output_endings(void)
+static bool has_suffix(const struct format *f)
 {
-    size_t total = 0, seen = 0;
-    for (const struct format *f = formats; f->name; f++)
-        total += f->suffix != NULL;
-    char *s = xstrdup("");
-    for (const struct format *f = formats; f->name; f++) {
-        if (!f->suffix)
-            continue;
-        char *t = xasprintf("%s%s%s%s%s%s", s, seen == 0 ? "" : seen + 1 == total ? " or " : ", ", f->suffix,
-                            f->suffix_is ? " (" : "", f->suffix_is ? f->suffix_is : "", f->suffix_is ? ")" : "");
-        free(s);
-        s = t;
-        seen++;
-    }
-    return s;
+    return f->suffix != NULL;
+}
+
+/* ".xml (course document)": an -o ending and what it makes. */
+static char *ending(const struct format *f)
+{
+    return f->suffix_is ? xasprintf("%s (%s)", f->suffix, f->suffix_is) : xstrdup(f->suffix);
 }
 
 /* Returns -1 to go on, or the exit status (help, version, usage errors). */
@@ -216,7 +208,7 @@ static int parse_args(int argc, char **argv, struct options *o)
         else
             o->format = &formats[0];
         if (!o->format) {
-            char *endings = output_endings();
+            char *endings = format_join(has_suffix, ending, " or ");
             char *msg = xasprintf("-o '%%s': the name must end in %s, or --format must say what to write", endings);
             usage_error(msg, o->output);
             free(msg);

@@ -42,13 +42,10 @@ static void fail(struct reader *r, const char *where, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const char *prog = diag_progname;
-    diag_progname = r->path;
     if (where && *where)
-        diag_error(r->d, NULL, "%s: %s", where, msg);
+        diag_report_in(r->d, DIAG_ERROR, r->path, "%s: %s", where, msg);
     else
-        diag_error(r->d, NULL, "%s", msg);
-    diag_progname = prog;
+        diag_report_in(r->d, DIAG_ERROR, r->path, "%s", msg);
 }
 
 /* Whether s[0..n) is text XML 1.0 carries. */

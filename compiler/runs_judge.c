@@ -11,7 +11,6 @@
  * with any of them into a failed one.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,21 +43,6 @@ static void values_add(struct values *v, const char *name, const char *value)
 static void add_param(void *ctx, const struct ast_param *p, const char *value)
 {
     values_add(ctx, p->name, value);
-}
-
-/* "PATH: note: ..." — a run has no line of its own (jansson keeps none for values). */
-static void note_in_file(struct diag *d, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note_in_file(struct diag *d, const char *path, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    const char *prog = diag_progname;
-    diag_progname = path;
-    diag_note(d, NULL, "%s", msg);
-    diag_progname = prog;
 }
 
 void runs_judge_quiz(struct diag *d, const struct qz_runs *rs, const struct qz_course *c)
@@ -159,7 +143,7 @@ void runs_judge_unused(struct diag *d, const struct qz_runs *rs, const struct qz
         struct values v = { .len = 0 };
         for (size_t k = 0; k < run->params.n; k++)
             values_add(&v, run->params.items[k].name, run->params.items[k].value);
-        note_in_file(d, rs->path, "runs[%zu] (%.64s with %s) matches no lab line of this quiz; it is not packed", i,
+        diag_report_in(d, DIAG_NOTE, rs->path, "runs[%zu] (%.64s with %s) matches no lab line of this quiz; it is not packed", i,
                      run->lab, v.len ? v.text : "no parameters");
     }
     free(used);

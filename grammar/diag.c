@@ -2,7 +2,7 @@
  * diag.c — every diagnostic goes through here: location, level, message, the
  * source line with a caret under the span, and a count.
  */
-#include "outfile.h"
+#include "inputs.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -179,8 +179,9 @@ static void show_line(FILE *out, const char *p, size_t n, int col, int end_col, 
 
 static FILE *hold_next(struct diag *d, enum diag_level level, const struct src_loc *loc);
 
-void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
-                  const char *fmt, va_list ap)
+/* Report at loc; with no location the line starts with `who` (the program, or a file). */
+static void report(struct diag *d, enum diag_level level, const struct src_loc *loc, const char *who,
+                   const char *fmt, va_list ap)
 {
     const struct source *src = loc_src(loc);
     if (!src) loc = NULL;
@@ -235,7 +236,7 @@ void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *l
             fprintf(out, "%s%s:%d:%d: %s%s%s: %s%s\n", bold, src->path, at.line, at.col,
                     lc, level_name[level], reset, bold, msg);
         else
-            fprintf(out, "%s%s: %s%s%s: %s%s\n", bold, diag_progname, lc, level_name[level],
+            fprintf(out, "%s%s: %s%s%s: %s%s\n", bold, who, lc, level_name[level],
                     reset, bold, msg);
         fputs(reset, out);
         if (loc) {
@@ -312,6 +313,20 @@ void diag_stop(struct diag *d, const struct src_loc *at)
     if (!src || src->stopped) return;
     diag_note(d, at, "too many errors in this file (%d); stopping here", DIAG_MAX_ERRORS);
     ((struct source *)src)->stopped = true;
+}
+
+void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
+                  const char *fmt, va_list ap)
+{
+    report(d, level, loc, diag_progname, fmt, ap);
+}
+
+void diag_report_in(struct diag *d, enum diag_level level, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, level, NULL, path, fmt, ap);
+    va_end(ap);
 }
 
 void diag_report(struct diag *d, enum diag_level level, const struct src_loc *loc,

@@ -93,6 +93,10 @@ void diag_report(struct diag *d, enum diag_level level, const struct src_loc *lo
 void diag_vreport(struct diag *d, enum diag_level level, const struct src_loc *loc,
                   const char *fmt, va_list ap);
 
+/* Report about a whole file, with no line in it: "PATH: error: message". */
+void diag_report_in(struct diag *d, enum diag_level level, const char *path,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #define diag_error(d, loc, ...)   diag_report((d), DIAG_ERROR, (loc), __VA_ARGS__)
 #define diag_warning(d, loc, ...) diag_report((d), DIAG_WARNING, (loc), __VA_ARGS__)
 #define diag_note(d, loc, ...)    diag_report((d), DIAG_NOTE, (loc), __VA_ARGS__)

@@ -1,6 +1,6 @@
 /*
- * outfile.c — writing one output file safely, the inputs of a run, and the
- * temporaries a signal must remove (see outfile.h).
+ * outfile.c — writing one output file safely, and the temporaries a signal
+ * must remove (see outfile.h).
  *
  * The files are not forced to the disk (no fsync): what the tools write is
  * made again from its sources by running them again, as a compiler's output
@@ -21,56 +21,6 @@
 #include "outfile.h"
 #include "outfile_impl.h"
 #include "util.h"
-
-/* ---- Inputs ------------------------------------------------------------- */
-
-struct input {
-    dev_t dev;
-    ino_t ino;
-    char *real;                 /* realpath, for "does this folder hold it" */
-};
-static struct input *inputs;
-static size_t ninputs, capinputs;
-
-void out_note_input(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return;
-    for (size_t i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-            return;
-    if (ninputs == capinputs)
-        inputs = xrealloc(inputs, (capinputs = capinputs ? 2 * capinputs : 16) * sizeof *inputs);
-    inputs[ninputs++] = (struct input){ st.st_dev, st.st_ino, realpath(path, NULL) };
-}
-
-char *out_read_input(const char *path, size_t *len)
-{
-    char *text = read_file(path, len);
-    if (text)
-        out_note_input(path);
-    return text;
-}
-
-static bool is_input(const struct stat *st)
-{
-    for (size_t i = 0; i < ninputs; i++)
-        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-            return true;
-    return false;
-}
-
-const char *out_input_under(const char *real_dir)
-{
-    size_t n = strlen(real_dir);
-    for (size_t i = 0; i < ninputs; i++) {
-        const char *r = inputs[i].real;
-        if (r && strncmp(r, real_dir, n) == 0 && (r[n] == '/' || (n == 1 && real_dir[0] == '/')))
-            return r;
-    }
-    return NULL;
-}
 
 /* ---- Temporaries removed on a signal ------------------------------------ */
 
@@ -317,7 +267,7 @@ int out_begin(struct diag *d, const char *path, struct out_file *f)
         return refuse(d, path, S_ISSOCK(st.st_mode) ? "it is a socket, not a file"
                                                     : "it is not a regular file, a FIFO or a character device");
     }
-    if (exists && is_input(&st)) {
+    if (exists && out_is_input(&st)) {
         out_abort(f);
         return refuse(d, path, "it is an input of this run; not overwriting it");
     }

@@ -24,16 +24,13 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "inputs.h"
 
 /* The file in a package folder that lists the files quizc wrote there. */
 #define OUT_MARKER ".quizc-package"
 
 /* ---- Inputs and signals ------------------------------------------------- */
 
-/* path is an input of this run: no output may overwrite it or a folder holding it. */
-void out_note_input(const char *path);
-/* read_file, noting path as an input.  Every reader of a source uses it. */
-char *out_read_input(const char *path, size_t *len);
 
 /*
  * Catch SIGINT, SIGTERM and SIGHUP: remove the registered temporaries, then

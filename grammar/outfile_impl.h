@@ -15,7 +15,5 @@ char *out_temp_template(const char *path);
 int out_write_all(int fd, const void *data, size_t len);
 /* Remove path and, when a folder, all it holds on its own file system. */
 void out_rm_tree(const char *path);
-/* An input of the run whose real path lies under the folder real_dir; NULL if none. */
-const char *out_input_under(const char *real_dir);
 
 #endif

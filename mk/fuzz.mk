@@ -102,7 +102,7 @@ $(BUILD)/tests/fuzz-replay.sh: $(BUILD)/tests/replay_quizc mk/fuzz.mk
 	@chmod +x $@
 
 # tests/hostile/NAME.sh BUILD, as a step without arguments.
-$(BUILD)/tests/hostile-%.sh: tests/hostile/%.sh mk/fuzz.mk
+$(BUILD)/tests/hostile-%.sh: tests/hostile/%.sh tests/hostile/lib/common.sh mk/fuzz.mk
 	@mkdir -p $(@D)
 	@printf '#!/bin/sh\nexec %s %s\n' $< $(BUILD) > $@
 	@chmod +x $@

@@ -5,7 +5,7 @@ LIBQZ_SRCS  += grammar/arena.c grammar/loc.c grammar/ast.c grammar/md.c grammar/
                grammar/labpath.c grammar/labref.c grammar/interval.c grammar/claim.c grammar/labhash.c grammar/snippet.c \
                grammar/keywords.c grammar/lex.c grammar/lex_text.c grammar/parse.c grammar/parse_error.c \
                grammar/build.c grammar/build_lab.c grammar/build_mistake.c \
-               grammar/outfile.c grammar/outdir.c
+               grammar/inputs.c grammar/outfile.c grammar/outdir.c
 LIBQZ_GEN   := $(BUILD)/gen/quiz.tab.c $(BUILD)/gen/lex.yy.c
 # Installed labs are found after -L folders, labs/ beside the quiz and ./labs.
 $(call obj,grammar/labpath.c): CPPFLAGS += -DQZ_LABDIR='"$(PREFIX)/share/labrun/labs"'

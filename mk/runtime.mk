@@ -6,10 +6,11 @@ RUNTIME_LIBS := $(BLAS_LIBS) $(JSON_LIBS) $(XML_LIBS)
 # Ranks, communicators and devices.
 # comm_shared.c and ring_dev.c are cuda-shared's device-independent half: the cuda
 # backend links them, and the tests run them on the cpu device.
-RUNTIME_CORE_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
+RUNTIME_CORE_SRCS := runtime/timer.c runtime/timer_cores.c runtime/comm.c runtime/coll.c runtime/comm_threads.c \
                      runtime/comm_shared.c runtime/ring_dev.c \
                      runtime/dev.c runtime/dev_cpu.c runtime/backend.c runtime/backend_cpu.c runtime/fault.c \
-                     runtime/nsim.c runtime/comm_nsim.c runtime/place.c
+                     runtime/nsim.c runtime/comm_nsim.c runtime/place.c \
+                     runtime/fiber_ucontext.c runtime/backend_coop.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                 runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c
@@ -35,6 +36,7 @@ endif
 $(eval $(call criterion_test,runtime/comm,tests/runtime/test_comm.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 $(eval $(call criterion_test,runtime/lablimits,tests/runtime/test_lablimits.c,$(call obj,runtime/lablimits.c runtime/params.c) $(LIBQZ)))
 $(eval $(call criterion_test,runtime/nsim,tests/runtime/test_nsim.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
+$(eval $(call criterion_test,runtime/coop,tests/runtime/test_coop.c,$(RUNTIME_CORE_OBJS) $(UTIL_OBJS),$(RUNTIME_LIBS)))
 # The shared communicator with host hooks (only the tests use them), and the device rings.
 SHARED_TEST_OBJS := $(call obj,runtime/comm_shared_host.c tests/runtime/shared_ranks.c) $(RUNTIME_CORE_OBJS) $(UTIL_OBJS)
 $(eval $(call criterion_test,runtime/comm_shared,tests/runtime/test_comm_shared.c,$(SHARED_TEST_OBJS),$(RUNTIME_LIBS)))
@@ -62,6 +64,12 @@ $(BUILD)/tests/runtime/cli: tests/runtime/cli.sh $(LABRUN)
 
 # Every lab under NCCL's message rules against the cpu backend (a step of `make check`).
 TEST_BINS += $(BUILD)/tests/runtime/nccl-sim
-$(BUILD)/tests/runtime/nccl-sim: tests/runtime/nccl_sim.sh tests/runtime/compare_backends.js $(LABRUN)
+$(BUILD)/tests/runtime/nccl-sim: tests/runtime/nccl_sim.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/runtime/nccl_sim.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
+
+# A sample of every lab's runs with the ranks as coroutines on one thread, against the cpu backend.
+TEST_BINS += $(BUILD)/tests/runtime/coop-labs
+$(BUILD)/tests/runtime/coop-labs: tests/runtime/coop.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/runtime/coop.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@

@@ -6,6 +6,7 @@
  * runtime/mpi/backend_mpi.c) is linked into labrun and replaces the stand-in;
  * programs that link the runtime without it (the unit tests) keep the stand-in.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "backend.h"
@@ -25,6 +26,7 @@ __attribute__((weak)) const struct backend backend_mpi = {
 const struct backend *const backend_table[] = {
     &backend_cpu,
     &backend_nccl_sim,
+    &backend_coop,
     &backend_cuda,
     &backend_mpi,
     NULL,
@@ -40,5 +42,11 @@ const struct backend *backend_find(const char *name)
 
 const char *backend_names(void)
 {
-    return "cpu|nccl-sim|cuda|mpi";
+    static char names[128];
+    if (!names[0]) {
+        size_t at = 0;
+        for (const struct backend *const *b = backend_table; *b; b++)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? "|" : "", (*b)->name);
+    }
+    return names;
 }

@@ -66,6 +66,12 @@ struct backend {
      * ran the lab).  NULL: a backend with no accelerator to tell of.
      */
     void (*machine)(struct backend_machine *m);
+    /*
+     * Whether the ranks take turns on one thread and the runtime's clocks
+     * give each its own virtual time (coop): what a lab times is then
+     * replayed, not measured, and each rank counts as having a core.
+     */
+    bool replays_time;
 };
 
 /* Every backend, built in or not, NULL-terminated; the first is the default. */
@@ -74,7 +80,7 @@ extern const struct backend *const backend_table[];
 /* The backend called name, or NULL when there is no such name at all. */
 const struct backend *backend_find(const char *name);
 
-/* "cpu|nccl-sim|cuda|mpi". */
+/* The names of backend_table joined by '|': "cpu|nccl-sim|coop|cuda|mpi". */
 const char *backend_names(void);
 
 /* ---- The cpu backend (backend_cpu.c): a thread per rank, threads comm, cpu device ---- */
@@ -82,6 +88,9 @@ extern const struct backend backend_cpu;
 
 /* ---- nccl-sim (comm_nsim.c): the cpu backend's ranks, held to NCCL's rules ---- */
 extern const struct backend backend_nccl_sim;
+
+/* ---- coop (backend_coop.c): every rank a coroutine on one thread, NCCL's rules, virtual time ---- */
+extern const struct backend backend_coop;
 
 /* runtime/cuda/backend_cuda.c and runtime/mpi/backend_mpi.c, or backend.c's stand-ins. */
 extern const struct backend backend_cuda;

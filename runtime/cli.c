@@ -367,6 +367,12 @@ int labrun_main(int argc, char **argv)
     if (rc == -2)
         goto done;
     bool root = !b->is_root || b->is_root();
+    if (root && o.svg && !lab_report_has_timeline(rep)) {
+        /* An empty picture would read as a run that did nothing: say so, and write no file. */
+        fprintf(stderr, "labrun: error: --svg: lab %s records no timeline to draw; run it without --svg\n", def->name);
+        status = 2;
+        goto done;
+    }
     if (root) {
         bool json_out = o.json && strcmp(o.json, "-") == 0;
         if (!o.quiet)

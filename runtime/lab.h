@@ -29,6 +29,15 @@ struct lab_params;      /* a run's parameter values (params.h) */
 struct lab_limits;      /* the ranges the lab's code admits (lablimits.h) */
 struct lab_report;      /* what a run reports (report.h) */
 
+/* Where a figure comes from.  Keep lab_basis_name() in sync (tag: lab-basis). */
+enum lab_basis {
+    LAB_MEASURED,   /* timed or counted on this machine in this run */
+    LAB_REPLAYED,   /* measured costs replayed in virtual time */
+    LAB_MODELLED,   /* computed from a formula or a model, not measured */
+    LAB_EXACT,      /* a count or size that is exact by construction (bytes of a buffer) */
+};
+const char *lab_basis_name(enum lab_basis b);
+
 /* One rank's view of a running lab. */
 struct lab_ctx {
     int rank;                       /* 0..nranks-1 */
@@ -38,7 +47,13 @@ struct lab_ctx {
     const struct lab_params *params;/* the values given on the command line or defaults; borrowed */
     struct lab_report *report;      /* shared by every rank; the lab_* calls below lock it */
     const char *backend;            /* "cpu", "cuda", "mpi" (for the report; never branch on it) */
-    int cores;                      /* cores this process may use */
+    int cores;                      /* cores this process may use; under replayed time, one per rank */
+    /*
+     * The basis of a figure timed with the runtime's clocks (timer.h,
+     * dev_clock, lab_now_us): LAB_MEASURED, or LAB_REPLAYED on a backend
+     * whose ranks take turns on one thread and keep virtual time (coop).
+     */
+    enum lab_basis timed;
     const char *dir;                /* the lab's folder */
 };
 
@@ -88,15 +103,6 @@ const char *lab_param_str(const struct lab_params *p, const char *name);/* enum 
 bool lab_param_bool(const struct lab_params *p, const char *name);
 
 /* ---- Reporting (any rank may call; by convention rank 0 reports) -------- */
-
-/* Where a figure comes from.  Keep lab_basis_name() in sync (tag: lab-basis). */
-enum lab_basis {
-    LAB_MEASURED,   /* timed or counted on this machine in this run */
-    LAB_REPLAYED,   /* measured costs replayed in virtual time */
-    LAB_MODELLED,   /* computed from a formula or a model, not measured */
-    LAB_EXACT,      /* a count or size that is exact by construction (bytes of a buffer) */
-};
-const char *lab_basis_name(enum lab_basis b);
 
 /*
  * Set metric name (one the manifest declares) to v.  Labs call their

@@ -8,6 +8,11 @@
  * apart: the heads of the two FIFOs are the k-th send and the k-th receive,
  * which match once both their entries are active.  The receiver's thread
  * then copies the payload (outside the lock) and both operations are done.
+ *
+ * This bookkeeping is the same whoever runs the ranks; only the waiting
+ * differs (struct nsim_waits): the nccl-sim backend's threads sleep on a
+ * condition variable, the coop backend's fibers yield to its scheduler, and
+ * its virtual clocks learn from each match when a message could arrive.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -26,6 +31,7 @@ struct op {
     struct entry *e;            /* the entry it belongs to */
     struct op *next;            /* in its pair's FIFO while unmatched */
     struct op *match;           /* the partner, once matched */
+    double t_done;              /* the waits' clock when it completed (the receiver's, after its copy) */
     bool copying;               /* receive: its thread is copying the payload now (outside the lock) */
     bool done;
 };
@@ -37,6 +43,7 @@ struct entry {
     enum comm_op what;          /* the lab's call that posted it */
     struct comm_site site;
     int nops, ndone;
+    double t_post;              /* the waits' clock of its rank when posted */
     bool waited;                /* its poster waits for it and frees it; else it is freed when complete */
     bool complete;
     void *staged;               /* a lone send's copy of its payload (owned) */
@@ -61,7 +68,8 @@ struct rank_state {
 struct nsim_world {
     int n;
     pthread_mutex_t lock;
-    pthread_cond_t changed;     /* broadcast on every match, completion, finish and abort */
+    pthread_cond_t changed;     /* the threads' waits: broadcast on every change */
+    struct nsim_waits waits;    /* how ranks wait; wake on every match, completion, finish and abort */
     struct queue *queues;       /* [rank * NCCL_ROUTES + route] */
     struct fifo *sends, *recvs; /* unmatched operations, [(route * n + src) * n + dst] */
     struct rank_state *ranks;
@@ -69,10 +77,30 @@ struct nsim_world {
     bool said;                  /* the engine said why it stopped the run (a mismatch, a deadlock) */
 };
 
+static void wake(struct nsim_world *w);
+
+/* ---- The threads' waits: a condition variable ---------------------------- */
+
+static void cond_wait(struct nsim_world *w, int rank, void *arg)
+{
+    pthread_cond_wait(&w->changed, &w->lock);
+}
+
+static void cond_wake(struct nsim_world *w, void *arg)
+{
+    pthread_cond_broadcast(&w->changed);
+}
+
 struct nsim_world *nsim_world_new(int n)
+{
+    return nsim_world_new_waits(n, NULL);
+}
+
+struct nsim_world *nsim_world_new_waits(int n, const struct nsim_waits *waits)
 {
     struct nsim_world *w = xcalloc(1, sizeof *w);
     w->n = n;
+    w->waits = waits ? *waits : (struct nsim_waits){ .name = "nccl-sim", .wait = cond_wait, .wake = cond_wake };
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
     w->queues = xcalloc((size_t)n * NCCL_ROUTES, sizeof *w->queues);
@@ -111,8 +139,32 @@ void nsim_abort(struct nsim_world *w)
 {
     pthread_mutex_lock(&w->lock);
     w->aborted = true;
-    pthread_cond_broadcast(&w->changed);
+    wake(w);
     pthread_mutex_unlock(&w->lock);
+}
+
+/* ---- Waiting and time (w->lock held) -------------------------------------- */
+
+static void wake(struct nsim_world *w)
+{
+    w->waits.wake(w, w->waits.arg);
+}
+
+/* Rank `rank` waits for a change: returns with the lock held again. */
+static void wait_here(struct nsim_world *w, int rank)
+{
+    w->waits.wait(w, rank, w->waits.arg);
+}
+
+static double clock_of(struct nsim_world *w, int rank)
+{
+    return w->waits.now ? w->waits.now(rank, w->waits.arg) : 0;
+}
+
+static void advance(struct nsim_world *w, int rank, double t)
+{
+    if (w->waits.advance)
+        w->waits.advance(rank, t, w->waits.arg);
 }
 
 /* ---- Queues and matching (w->lock held) ---------------------------------- */
@@ -171,10 +223,10 @@ static const char *site_file(const struct entry *e)
 static void mismatch(struct nsim_world *w, const struct op *s, const struct op *r)
 {
     fprintf(stderr,
-            "labrun: error: nccl-sim: rank %d's %s of %zu bytes from rank %d (%s:%d) meets rank %d's "
+            "labrun: error: %s: rank %d's %s of %zu bytes from rank %d (%s:%d) meets rank %d's "
             "%s of %zu bytes (%s:%d) on communicator %s: NCCL matches the messages of two ranks in "
             "the order they were posted, without tags\n",
-            r->e->rank, comm_op_name(r->e->what), r->req.bytes, s->e->rank, site_file(r->e),
+            w->waits.name, r->e->rank, comm_op_name(r->e->what), r->req.bytes, s->e->rank, site_file(r->e),
             r->e->site.line, s->e->rank, comm_op_name(s->e->what), s->req.bytes, site_file(s->e),
             s->e->site.line, nccl_route_name(s->req.route));
     w->aborted = true;
@@ -194,7 +246,7 @@ static void try_match(struct nsim_world *w, const struct op *o)
         r->match = s;
         if (s->req.bytes != r->req.bytes)
             mismatch(w, s, r);
-        pthread_cond_broadcast(&w->changed);
+        wake(w);
     }
 }
 
@@ -222,7 +274,7 @@ static void op_done(struct nsim_world *w, struct op *o)
         activate(w, q->head);
     if (!e->waited)
         entry_free(e);
-    pthread_cond_broadcast(&w->changed);
+    wake(w);
 }
 
 /* ---- Being stuck ---------------------------------------------------------- */
@@ -352,10 +404,10 @@ void nsim_describe(void *world)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
     if (pthread_mutex_timedlock(&w->lock, &until) != 0) {
-        fprintf(stderr, "  (nccl-sim: the ranks' state could not be read)\n");
+        fprintf(stderr, "  (%s: the ranks' state could not be read)\n", w->waits.name);
         return;
     }
-    fprintf(stderr, "nccl-sim: where each rank is:\n");
+    fprintf(stderr, "%s: where each rank is:\n", w->waits.name);
     describe_locked(w);
     pthread_mutex_unlock(&w->lock);
 }
@@ -365,12 +417,12 @@ static bool check_stuck(struct nsim_world *w)
 {
     if (!stuck(w))
         return false;
-    fprintf(stderr, "labrun: error: nccl-sim: deadlock: every rank waits and none can go on "
-            "(under NCCL this run would hang):\n");
+    fprintf(stderr, "labrun: error: %s: deadlock: every rank waits and none can go on "
+            "(under NCCL this run would hang):\n", w->waits.name);
     describe_locked(w);
     w->aborted = true;
     w->said = true;
-    pthread_cond_broadcast(&w->changed);
+    wake(w);
     return true;
 }
 
@@ -402,32 +454,40 @@ static bool being_read(const struct entry *e)
 
 static int wait_entry(struct nsim_world *w, struct entry *e)
 {
-    struct rank_state *rs = &w->ranks[e->rank];
+    int rank = e->rank;
+    struct rank_state *rs = &w->ranks[rank];
     int rc = 0;
     rs->waiting = e;
     for (;;) {
         struct op *r = w->aborted ? NULL : copy_due(e);
         if (r) {
             r->copying = true;
+            /* The data can arrive once it was sent: the copy starts no earlier. */
+            advance(w, rank, r->match->e->t_post);
             pthread_mutex_unlock(&w->lock);
             deliver(r);
             pthread_mutex_lock(&w->lock);
             r->copying = false;
+            r->t_done = r->match->t_done = clock_of(w, rank);
             op_done(w, r->match);
             op_done(w, r);
             continue;
         }
-        if (e->complete)
+        if (e->complete) {
+            /* A send completes when its peer's copy did: this rank goes on no earlier. */
+            for (int k = 0; k < e->nops; k++)
+                advance(w, rank, e->ops[k].t_done);
             break;
+        }
         if (w->aborted || check_stuck(w)) {
             rc = -1;
             break;
         }
-        pthread_cond_wait(&w->changed, &w->lock);
+        wait_here(w, rank);
     }
     /* Giving up: a receiver may still be reading what this rank lent it. */
     while (rc < 0 && being_read(e))
-        pthread_cond_wait(&w->changed, &w->lock);
+        wait_here(w, rank);
     rs->waiting = NULL;
     return rc;
 }
@@ -441,6 +501,7 @@ int nsim_post(struct nsim_world *w, const struct comm *c, const struct nsim_req 
     e->site = c->site;
     e->nops = n;
     e->waited = wait;
+    e->t_post = clock_of(w, c->rank);
     for (int k = 0; k < n; k++) {
         e->ops[k].req = ops[k];
         e->ops[k].e = e;
@@ -495,12 +556,22 @@ int nsim_rank_finish(struct nsim_world *w, int rank)
             rc = -1;
             break;
         }
-        pthread_cond_wait(&w->changed, &w->lock);
+        wait_here(w, rank);
     }
     rs->finishing = false;
     rs->finished = true;
     /* Ranks waiting for this one may now be stuck for good: let them look again. */
-    pthread_cond_broadcast(&w->changed);
+    wake(w);
     pthread_mutex_unlock(&w->lock);
     return rc;
+}
+
+void nsim_lock(struct nsim_world *w)
+{
+    pthread_mutex_lock(&w->lock);
+}
+
+void nsim_unlock(struct nsim_world *w)
+{
+    pthread_mutex_unlock(&w->lock);
 }

@@ -20,7 +20,10 @@
  * picture for a run that is stuck for any other reason).
  *
  * All state is under one lock per world; data is copied by the receiving
- * rank's own thread, outside the lock.
+ * rank's own thread, outside the lock.  How a rank waits is the one thing
+ * that differs between the backends built on the engine: nccl-sim's threads
+ * sleep on a condition variable, coop's fibers yield to its scheduler
+ * (struct nsim_waits).
  */
 #ifndef RT_NSIM_H
 #define RT_NSIM_H
@@ -33,8 +36,28 @@
 
 struct nsim_world;
 
-/* The engine of n ranks. */
+/* The engine of n ranks whose threads wait on a condition variable. */
 struct nsim_world *nsim_world_new(int n);
+
+/*
+ * How ranks wait, and the clocks of a backend that keeps virtual time.
+ * wait and wake are called with the world's lock held; wait returns with it
+ * held again, after a change or spuriously (the engine looks again).
+ */
+struct nsim_waits {
+    const char *name;           /* the backend, for messages: "nccl-sim", "coop" */
+    void (*wait)(struct nsim_world *w, int rank, void *arg);
+    void (*wake)(struct nsim_world *w, void *arg);  /* something changed: waiters look again */
+    /* Optional (NULL: no time kept): rank's clock now, and moving it on to at least t. */
+    double (*now)(int rank, void *arg);
+    void (*advance)(int rank, double t, void *arg);
+    void *arg;
+};
+/* The engine of n ranks that wait as waits says (copied; NULL: a condition variable). */
+struct nsim_world *nsim_world_new_waits(int n, const struct nsim_waits *waits);
+/* The world's lock, for a wait that gives up the thread to another rank (coop) meanwhile. */
+void nsim_lock(struct nsim_world *w);
+void nsim_unlock(struct nsim_world *w);
 /* Frees the world and whatever was never matched; every rank's comm first. */
 void nsim_world_free(struct nsim_world *w);
 /* A rank failed: every rank waiting in the engine gives up (returns -1). */
@@ -73,5 +96,6 @@ struct comm *comm_nsim_rank(struct nsim_world *w, int r, int n);
 
 /* What every rank is doing or waiting for, to stderr (the --timeout watchdog's picture). */
 void nsim_describe(void *world);
+
 
 #endif

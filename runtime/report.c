@@ -329,7 +329,18 @@ static void print_table(const struct lab_table *t, FILE *out)
     free(w);
 }
 
-void report_fmt_value(char *buf, size_t n, double v)
+/*
+ * The decimal mark of lang: Indonesian writes 0,2727, as the quizzes and
+ * the player's Indonesian view do (compiler/player/ui.js, decimalMark);
+ * every other language the point.
+ */
+char report_decimal_mark(const char *lang)
+{
+    return lang && strcmp(lang, "id") == 0 ? ',' : '.';
+}
+
+/* v as the report prints it in lang: 12, 0.3333 (0,3333 in Indonesian), 1.200e-07. */
+void report_fmt_value(char *buf, size_t n, double v, const char *lang)
 {
     if (v == trunc(v) && fabs(v) < 1e15)
         snprintf(buf, n, "%.0f", v);
@@ -337,6 +348,10 @@ void report_fmt_value(char *buf, size_t n, double v)
         snprintf(buf, n, "%.4f", v);
     else
         snprintf(buf, n, "%.3e", v);
+    /* printf's own mark is the C locale's point: the one point in buf is the decimal mark. */
+    char *dot = strchr(buf, '.');
+    if (dot)
+        *dot = report_decimal_mark(lang);
 }
 
 void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
@@ -346,9 +361,15 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
     char *t = term_inert(title ? title->raw : NULL);
     fprintf(out, "lab %s%s%s\n", r->def->name, title ? ": " : "", t);
     free(t);
-    fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
-            r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
-            r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
+    if (r->replayed)
+        fprintf(out, "backend %s: %d rank%s taking turns on one thread of %d core%s: every time is replayed "
+                "(each rank's own costs measured on that thread, its clock moved on at each message to when "
+                "the message could arrive), as if each rank had a core of its own\n", r->backend, r->nranks,
+                r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s");
+    else
+        fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
+                r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
+                r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
     if (r->placement)
         fprintf(out, "placement: %s\n", r->placement);
     if (r->params && r->params->n) {
@@ -373,7 +394,7 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
                     decl = &r->def->metrics.items[k];
             const struct ast_tr *help = decl ? qz_lab_text(decl->help, lang) : NULL;
             char val[40];
-            report_fmt_value(val, sizeof val, m->value);
+            report_fmt_value(val, sizeof val, m->value, lang);
             char *h = term_inert(help ? help->raw : NULL);
             fprintf(out, "  %-24s %14s  %-9s %s\n", m->name, val, lab_basis_name(m->basis), h);
             free(h);

@@ -46,6 +46,7 @@ struct lab_report {
     const struct lab_params *params;/* borrowed */
     const char *backend;            /* borrowed */
     int nranks, cores;
+    bool replayed;                  /* the backend replays time (coop): timed figures are replayed */
     double t0;                      /* timer_wall() when the report was made: time zero */
     VEC(struct report_metric) metrics;
     VEC(struct report_check) checks;
@@ -74,6 +75,7 @@ struct json_t;
 int report_write_json(struct json_t *root, size_t indent, const char *path, FILE *err, const char *what);
 
 /* A metric value as the table and the SVG show it. */
-void report_fmt_value(char *buf, size_t n, double v);
+char report_decimal_mark(const char *lang);
+void report_fmt_value(char *buf, size_t n, double v, const char *lang);
 
 #endif

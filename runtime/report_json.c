@@ -57,6 +57,8 @@ int lab_report_write_json(const struct lab_report *r, const char *path)
         json_object_set_new(root, "placement", json_string(r->placement));
     json_object_set_new(root, "ranks", json_integer(r->nranks));
     json_object_set_new(root, "cores", json_integer(r->cores));
+    /* How the times were taken: on the wall clock of parallel ranks, or replayed in virtual time. */
+    json_object_set_new(root, "time", json_string(lab_basis_name(r->replayed ? LAB_REPLAYED : LAB_MEASURED)));
 
     json_t *params = json_object();
     for (size_t i = 0; r->params && i < r->params->n; i++)

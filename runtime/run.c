@@ -20,6 +20,7 @@ struct run_arg {
     struct lab_report *report;
     const char *backend;
     int cores;
+    enum lab_basis timed;
 };
 
 static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, void *arg)
@@ -34,6 +35,7 @@ static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
         .report = a->report,
         .backend = a->backend,
         .cores = a->cores,
+        .timed = a->timed,
         .dir = a->params->def->dir,
     };
     fault_set_rank(rank);
@@ -128,9 +130,12 @@ int lab_run(const struct lab_impl *impl, const struct lab_params *p, const struc
         fprintf(stderr, "labrun: error: %s: %d ranks\n", impl->name, n);
         return -1;
     }
+    /* Ranks that take turns in virtual time each count as having a core of their own. */
     struct run_arg a = { .impl = impl, .params = p, .report = rep, .backend = b->name,
-                         .cores = rep->cores };
+                         .cores = b->replays_time ? n : rep->cores,
+                         .timed = b->replays_time ? LAB_REPLAYED : LAB_MEASURED };
     rep->nranks = n;
+    rep->replayed = b->replays_time;
     rep->t0 = timer_wall();
     int rc = b->launch(n, rank_body, &a);
     /* Under the backend line, so that 8 ranks sharing one GPU are seen before any figure. */

@@ -1,11 +1,11 @@
 /*
- * timer.c — wall and per-thread CPU clocks, and the core count.
+ * timer.c — wall and per-thread CPU clocks, and the clock a thread may put in
+ * their place (a backend that replays time: timer_use_clock).  Only
+ * clock_gettime; the core count and pinning, which need the OS's affinity
+ * calls, are in timer_cores.c.
  */
-#include <pthread.h>
-#include <sched.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "timer.h"
 
@@ -14,57 +14,34 @@ static double ts_seconds(const struct timespec *ts)
     return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
 }
 
-double timer_wall(void)
+double timer_wall_real(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts_seconds(&ts);
 }
 
-double timer_thread_cpu(void)
+double timer_thread_cpu_real(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return ts_seconds(&ts);
 }
 
-int timer_cores(void)
+/* The clock the calling thread reads in place of the real ones; NULL: the real ones. */
+static _Thread_local const struct timer_clock *thread_clock;
+
+void timer_use_clock(const struct timer_clock *c)
 {
-    /* The affinity mask, not the machine's core count: a container or taskset may give us fewer. */
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        if (n > 0)
-            return n;
-    }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    thread_clock = c;
 }
 
-void *timer_pin(void)
+double timer_wall(void)
 {
-    cpu_set_t *saved = malloc(sizeof *saved), one;
-    if (!saved || pthread_getaffinity_np(pthread_self(), sizeof *saved, saved) != 0) {
-        free(saved);
-        return NULL;
-    }
-    int first = 0;
-    while (first < CPU_SETSIZE && !CPU_ISSET(first, saved))
-        first++;
-    CPU_ZERO(&one);
-    if (first < CPU_SETSIZE)
-        CPU_SET(first, &one);
-    if (first == CPU_SETSIZE || pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) {
-        free(saved);
-        return NULL;
-    }
-    return saved;
+    return thread_clock ? thread_clock->wall(thread_clock->arg) : timer_wall_real();
 }
 
-void timer_unpin(void *saved)
+double timer_thread_cpu(void)
 {
-    if (!saved)
-        return;
-    pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), saved);
-    free(saved);
+    return thread_clock ? thread_clock->cpu(thread_clock->arg) : timer_thread_cpu_real();
 }

@@ -10,11 +10,34 @@
 #ifndef RT_TIMER_H
 #define RT_TIMER_H
 
-/* Seconds on CLOCK_MONOTONIC (comparable between threads of one process). */
+/*
+ * Seconds on CLOCK_MONOTONIC (comparable between threads of one process);
+ * under a clock set by timer_use_clock, that clock's wall time.
+ */
 double timer_wall(void);
 
-/* Seconds of CPU time used by the calling thread (CLOCK_THREAD_CPUTIME_ID). */
+/*
+ * Seconds of CPU time used by the calling thread (CLOCK_THREAD_CPUTIME_ID);
+ * under a clock set by timer_use_clock, that clock's CPU time.
+ */
 double timer_thread_cpu(void);
+
+/* The machine's own clocks, whatever clock the thread uses. */
+double timer_wall_real(void);
+double timer_thread_cpu_real(void);
+
+/*
+ * A clock in place of the real ones, for the calling thread only: a backend
+ * that runs every rank on one thread (coop) gives each rank its own virtual
+ * time, so the figures labs time are what the ranks would show in parallel.
+ */
+struct timer_clock {
+    double (*wall)(void *arg);      /* the running rank's virtual wall time, seconds */
+    double (*cpu)(void *arg);       /* the running rank's own CPU time, seconds */
+    void *arg;
+};
+/* Use c (borrowed) on this thread from now on; NULL: the real clocks again. */
+void timer_use_clock(const struct timer_clock *c);
 
 /* A measured interval: wall start/end and the calling thread's CPU time spent. */
 struct timer_span {

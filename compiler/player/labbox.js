@@ -6,10 +6,11 @@
  * FileReader, a paste from the text area, and neither is sent anywhere.
  *
  * It also words a claim for every part of the box, in the learner's
- * language: the metric's name as code, its description from the lab's
- * manifest, then the operator and the target.  player.js calls
- * QuizLabBox.expectItem, recorded and ownRun with its helpers (el, t,
- * plain); this file calls nothing of player.js.
+ * language: the head of the metric's description from the lab's manifest,
+ * its name as code, then the operator and the target; and shows a command
+ * with a button that copies it.  player.js calls
+ * QuizLabBox.expectItem, command, recorded and ownRun with its helpers (el, t,
+ * plain, lang); this file calls nothing of player.js.
  * Every text from a run is set with textContent; the timeline SVG is shown
  * as an <img> of a data: URL, which a browser renders without running
  * anything in it.
@@ -36,45 +37,89 @@
     return s.length > 60 ? s.slice(0, 60) + '\u2026' : s;
   }
 
-  /* A figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346; "-" for none. */
-  function fmt(x) {
-    if (typeof x !== 'number' || !isFinite(x)) return '-';
-    if (x === Math.trunc(x) && Math.abs(x) < 1e15) return String(x);
-    /* Four significant digits, trailing zeros dropped (as text: 1.798e+308 would read back as infinity). */
-    if (Math.abs(x) >= 1e4 && Math.abs(x) < 1e15) return String(Math.round(x));
-    var s = x.toPrecision(4);
-    if (s.indexOf('e') >= 0) return s.replace(/\.?0+e/, 'e');
-    return s.indexOf('.') >= 0 ? s.replace(/\.?0+$/, '') : s;
-  }
+  /* A figure in the learner's language (ui.js): 4, 0,2727, 1,2e-7 in Indonesian; "-" for none. */
+  function fmt(h, x) { return root.QuizUI.figure(x, h.lang()); }
 
   var OPS = { '<': 'opLt', '<=': 'opLe', '>': 'opGt', '>=': 'opGe', '==': 'opEq' };
 
   /* A metric's description in the learner's language (the manifest's TEXT): one place for every use. */
   function metricHelp(h, x) { return h.plain(x.help); }
 
-  /* The metric as an element: its name as code, its description beside it. */
+  /*
+   * The description's head, which a claim leads with: up to its first
+   * parenthesis, colon or semicolon ("share of stage time spent idle"), so
+   * that the name in parentheses after it nests in none.
+   */
+  function shortHelp(help) {
+    var cut = help.search(/ \(|: |; /);
+    return (cut >= 0 ? help.slice(0, cut) : help).trim();
+  }
+
+  /*
+   * The metric as an element: its short description, then its name as code
+   * in parentheses; the whole description is the code's title.
+   */
   function metricWords(h, x) {
-    var s = h.el('span', 'metric');
-    s.appendChild(h.el('code', null, x.metric));
-    var help = metricHelp(h, x);
-    if (help) s.appendChild(document.createTextNode(' (' + help + ')'));
+    var s = h.el('span', 'metric'), help = metricHelp(h, x), head = help ? shortHelp(help) : '';
+    var code = h.el('code', null, x.metric);
+    if (help) code.title = help;
+    if (head) s.appendChild(document.createTextNode(head + ' ('));
+    s.appendChild(code);
+    if (head) s.appendChild(document.createTextNode(')'));
     return s;
   }
 
   /* The claim without its metric: "above 0.7", "within 0.03 of the answer". */
   function claimWords(h, x) {
-    var target = x.of_answer ? h.t('ofAnswer') : String(x.value) + (x.unit ? ' ' + x.unit : '');
-    var op = x.op === 'within' ? h.t('within', { t: x.tolerance + (x.percent ? '%' : '') }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
+    var num = function (v) { return root.QuizUI.number(v, h.lang()); };
+    var target = x.of_answer ? h.t('ofAnswer') : num(x.value) + (x.unit ? ' ' + x.unit : '');
+    var op = x.op === 'within' ? h.t('within', { t: num(x.tolerance) + (x.percent ? '%' : '') }) : (own(OPS, x.op) ? h.t(OPS[x.op]) : x.op);
     return op + ' ' + target;
   }
 
-  /* A claim as a list item: the metric's name as code, its description, the claim. */
+  /* A claim as a list item: the metric's short description, its name as code, the claim. */
   function expectItem(h, x) {
     var li = h.el('li');
-    li.appendChild(h.el('code', null, x.metric));
-    var help = metricHelp(h, x);
-    li.appendChild(document.createTextNode((help ? ' (' + help + ')' : '') + ': ' + claimWords(h, x)));
+    li.appendChild(metricWords(h, x));
+    li.appendChild(document.createTextNode(': ' + claimWords(h, x)));
     return li;
+  }
+
+  /*
+   * A command to run, wrapping where it is long, with a button that copies
+   * it.  Where the clipboard is refused (no permission, a page opened from
+   * disk) the command is selected instead and the learner told to copy it.
+   */
+  function command(h, text, id) {
+    var box = h.el('div', 'command-box');
+    var pre = h.el('pre', 'command');
+    var code = h.el('code', null, text);
+    code.id = id + '-cmd';
+    pre.appendChild(code);
+    box.appendChild(pre);
+    var b = h.el('button', 'copy', h.t('copy'));
+    b.type = 'button';
+    b.id = id + '-copy';
+    b.setAttribute('aria-describedby', code.id);
+    var said = h.el('span', 'copied');
+    said.id = id + '-copied';
+    said.setAttribute('role', 'status');
+    function select() {
+      var range = document.createRange();
+      range.selectNodeContents(code);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      said.textContent = h.t('copyByHand');
+    }
+    b.addEventListener('click', function () {
+      var clip = navigator.clipboard;
+      if (!clip || typeof clip.writeText !== 'function') { select(); return; }
+      clip.writeText(text).then(function () { said.textContent = h.t('copied'); }, select);
+    });
+    box.appendChild(b);
+    box.appendChild(said);
+    return box;
   }
 
   var BASIS = { measured: 'basisMeasured', replayed: 'basisReplayed', modelled: 'basisModelled', exact: 'basisExact' };
@@ -96,7 +141,7 @@
     li.appendChild(verdict(h, pass));
     li.appendChild(document.createTextNode(' '));
     li.appendChild(metricWords(h, x));
-    li.appendChild(document.createTextNode(' = ' + fmt(measured)));
+    li.appendChild(document.createTextNode(' = ' + fmt(h, measured)));
     if (basis) li.appendChild(h.el('span', 'basis', ' (' + (own(BASIS, basis) ? h.t(BASIS[basis]) : basis) + ')'));
     li.appendChild(h.el('span', 'wanted', ' \u2014 ' + claimWords(h, x)));
     if (note) li.appendChild(h.el('span', 'note', ' ' + note));
@@ -195,7 +240,8 @@
     det.id = id;
     if (store[id] !== undefined) det.open = true;
     det.appendChild(h.el('summary', null, h.t('ownRun')));
-    det.appendChild(h.el('p', 'hint', h.t('ownHint', { cmd: lab.command + ' --json run.json' })));
+    det.appendChild(h.el('p', 'hint', h.t('ownHint')));
+    det.appendChild(command(h, lab.command + ' --json run.json', id));
     var file = h.el('input');
     file.type = 'file';
     file.accept = '.json,application/json';
@@ -245,5 +291,5 @@
     return det;
   }
 
-  root.QuizLabBox = { expectItem: expectItem, recorded: recorded, ownRun: ownRun, fmt: fmt };
+  root.QuizLabBox = { expectItem: expectItem, command: command, recorded: recorded, ownRun: ownRun };
 })(window);

@@ -40,6 +40,9 @@
     return s;
   }
 
+  /* A number in the learner's language (ui.js): 0,2627 in Indonesian, 0.2627 in English. */
+  function num(x) { return window.QuizUI.number(x, state.lang); }
+
   /* ---- Stable shuffling: one seed per learner, kept in suspend_data ---- */
 
   function hash(s) {
@@ -79,6 +82,7 @@
     score: null
   };
   var started = Date.now(), lastActivity = started, touchStart = dict(), lastChange = dict();
+  var notNumber = dict();  /* numeric question id -> true while its answer, checked, is not a number: not graded, not locked */
   var ownRuns = dict();  /* lab box id -> the learner's run text, kept across re-renders, never saved or sent */
   var byId = dict();
   DATA.questions.forEach(function (q) { byId[q.id] = q; });
@@ -198,17 +202,32 @@
     lastActivity = now;
   }
 
+  /* Whether q is numeric and its answer is typed but no number ("1.875 GB", "abc"): the learner is asked again. */
+  function refused(q) {
+    notNumber[q.id] = q.kind === 'numeric' && answered(q) && isNaN(parseNumber(state.answers[q.id]));
+    return notNumber[q.id];
+  }
+
   function check(q) {
     if (!answered(q) || state.checked[q.id] || state.done) return;
+    if (refused(q)) {
+      render('q-' + q.id + '-input');
+      return;
+    }
     state.checked[q.id] = true;
     report(q, Date.now());
     save();
     lms.commit();
-    render(q.id + '-check');
+    render('q-' + q.id + '-check');
   }
 
   function finish() {
     if (state.done) return;
+    var asked = DATA.questions.filter(refused);
+    if (asked.length) {
+      render('q-' + order().filter(refused)[0].id + '-input');
+      return;
+    }
     var now = Date.now();
     DATA.questions.forEach(function (q) {
       if (answered(q)) {
@@ -257,6 +276,7 @@
     doc.forEach(function (b) {
       if (b.code !== undefined) {
         var pre = el(inline ? 'span' : 'pre', inline ? 'codeblock' : null);
+        pre.tabIndex = 0;   /* a long line scrolls: the keyboard reaches it */
         pre.appendChild(el('code', null, b.code));
         parent.appendChild(pre);
         return;
@@ -375,19 +395,31 @@
     });
     row.appendChild(label);
     row.appendChild(input);
+    var described = [];
     if (q.kind === 'numeric' && q.unit) {
       var unit = el('span', 'unit');
       unit.id = id + '-unit';
       md(unit, q.unit, true);
-      input.setAttribute('aria-describedby', unit.id);
+      described.push(unit.id);
       row.appendChild(unit);
     }
+    if (notNumber[q.id] && !locked) {
+      input.setAttribute('aria-invalid', 'true');
+      described.push('q-' + q.id + '-nan');
+    }
+    if (described.length) input.setAttribute('aria-describedby', described.join(' '));
     return row;
   }
 
   function feedback(q) {
     var box = el('div', 'feedback');
+    box.id = 'q-' + q.id + '-feedback';
     box.setAttribute('role', 'status');
+    if (notNumber[q.id] && !showFeedback(q) && !state.done) {
+      var nan = el('p', 'verdict nan', t('enterNumber'));
+      nan.id = 'q-' + q.id + '-nan';
+      box.appendChild(nan);
+    }
     if (!showFeedback(q)) return box;
     if (!answered(q)) {
       box.appendChild(el('p', 'verdict', t('unanswered')));
@@ -404,17 +436,18 @@
     }
     if (q.kind === 'text' && q.accept.length) box.appendChild(el('p', 'key', t('accepted', { a: q.accept[0] })));
     if (q.kind === 'numeric') {
-      box.appendChild(el('p', 'key', q.min === q.max ? t('numExact', { x: q.min }) : t('numAnswer', { lo: q.min, hi: q.max })));
+      box.appendChild(el('p', 'key', q.min === q.max ? t('numExact', { x: num(q.min) }) : t('numAnswer', { lo: num(q.min), hi: num(q.max) })));
     }
     if (q.explain) md(box, q.explain);
     return box;
   }
 
   /* What labbox.js needs of the player: it words the claims and holds the live results. */
-  var boxHelpers = { el: el, t: t, plain: plain };
+  var boxHelpers = { el: el, t: t, plain: plain, lang: function () { return state.lang; } };
 
   function labs(q) {
     var box = el('div', 'labs');
+    box.id = 'q-' + q.id + '-labs';
     if (!q.labs.length && !q.snippets.length) return box;
     box.appendChild(el('h3', null, t('tryLab')));
     q.labs.forEach(function (lab, i) {
@@ -422,9 +455,7 @@
       sec.id = id;
       if (lab.title) md(sec, lab.title);
       sec.appendChild(el('p', 'run', t('runThis')));
-      var pre = el('pre', 'command');
-      pre.appendChild(el('code', null, lab.command));
-      sec.appendChild(pre);
+      sec.appendChild(QuizLabBox.command(boxHelpers, lab.command, id));
       /*
        * The claims state the answer ("fits ... equal to 0"), and a run checked
        * against them would let a learner probe for it: they, what a machine
@@ -449,6 +480,7 @@
       var fig = el('figure', 'snippet');
       fig.appendChild(el('figcaption', null, t('snippet') + ': labs/' + s.lab + '/' + (s.file || '') + ' (' + s.region + ')'));
       var pre = el('pre');
+      pre.tabIndex = 0;   /* a long line scrolls: the keyboard reaches it */
       pre.appendChild(el('code', null, s.code));
       fig.appendChild(pre);
       box.appendChild(fig);
@@ -490,11 +522,73 @@
     return sec;
   }
 
+  /*
+   * The page is drawn whole (draw) and then laid over the one shown
+   * (morph): an element that is still there, the same tag and id at the
+   * same place, is kept and only its attributes, text and state change.
+   * So focus stays where the learner is, and a role="status" region that
+   * stays gets new words, which a screen reader announces; a region drawn
+   * anew would be read as a new part of the page, or not at all.  A kept
+   * element keeps its own listeners: each listener refers to the element it
+   * was made with, and that is the one kept.
+   */
+  function sameNode(a, b) {
+    if (a.nodeType !== b.nodeType) return false;
+    if (a.nodeType !== 1) return true;
+    return a.tagName === b.tagName && a.id === b.id && (a.tagName !== 'INPUT' || a.type === b.type);
+  }
+
+  function morphAttrs(cur, next) {
+    var i, n;
+    for (i = cur.attributes.length - 1; i >= 0; i--) {
+      n = cur.attributes[i].name;
+      /* A <details> the learner opened stays open. */
+      if (!next.hasAttribute(n) && !(n === 'open' && cur.tagName === 'DETAILS')) cur.removeAttribute(n);
+    }
+    for (i = 0; i < next.attributes.length; i++) {
+      n = next.attributes[i];
+      if (cur.getAttribute(n.name) !== n.value) cur.setAttribute(n.name, n.value);
+    }
+    if (cur.tagName === 'INPUT' || cur.tagName === 'TEXTAREA') {
+      if (cur.type !== 'file' && cur.value !== next.value) cur.value = next.value;
+      if (cur.checked !== next.checked) cur.checked = next.checked;
+      if (cur.disabled !== next.disabled) cur.disabled = next.disabled;
+    }
+  }
+
+  function morph(cur, next) {
+    morphAttrs(cur, next);
+    var kids = Array.prototype.slice.call(next.childNodes);
+    kids.forEach(function (n, i) {
+      var c = cur.childNodes[i];
+      if (c && sameNode(c, n)) {
+        if (c.nodeType === 1) morph(c, n);
+        else if (c.nodeValue !== n.nodeValue) c.nodeValue = n.nodeValue;
+        return;
+      }
+      /* An element with an id further on (a question moved): brought here and kept. */
+      var found = null;
+      if (n.nodeType === 1 && n.id) {
+        for (var k = i + 1; k < cur.childNodes.length && !found; k++) {
+          if (sameNode(cur.childNodes[k], n)) found = cur.childNodes[k];
+        }
+      }
+      if (found) {
+        cur.insertBefore(found, c || null);
+        morph(found, n);
+      } else {
+        cur.insertBefore(n, c || null);
+      }
+    });
+    while (cur.childNodes.length > kids.length) cur.removeChild(cur.lastChild);
+  }
+
   function render(focusId) {
-    var app = document.getElementById('app');
+    var shown = document.getElementById('app');
     document.documentElement.lang = state.lang === 'und' ? '' : state.lang;
     document.title = plain(DATA.title);
-    while (app.firstChild) app.removeChild(app.firstChild);
+    var app = el('main');
+    app.id = 'app';
 
     var head = el('header');
     head.appendChild(langSwitch());
@@ -514,7 +608,7 @@
     if (state.done) {
       if (state.score === null) state.score = totals();
       result.appendChild(el('p', 'done', t('done')));
-      result.appendChild(el('p', 'score', t('score', { s: state.score, p: mastery })));
+      result.appendChild(el('p', 'score', t('score', { s: num(state.score), p: num(mastery) })));
       result.appendChild(el('p', 'verdict', state.score >= mastery ? t('passed') : t('failed')));
     } else {
       var left = DATA.questions.filter(function (q) { return !answered(q); }).length;
@@ -527,6 +621,10 @@
     }
     foot.appendChild(result);
     app.appendChild(foot);
+
+    /* The first drawing replaces the <noscript> text; every later one is laid over what is shown. */
+    if (shown.querySelector('header')) morph(shown, app);
+    else shown.parentNode.replaceChild(app, shown);
 
     var f = focusId && document.getElementById(focusId);
     if (!f && focusId && /-check$/.test(focusId)) f = document.getElementById(focusId.replace(/-check$/, ''));

@@ -2,7 +2,8 @@
  * ui.js — the player's own words in each language it speaks (the quiz's
  * text comes from the data), and each language's name on its button.
  * Loaded by index.html as a plain script (window.QuizUI) before player.js
- * and labbox.js, which word everything through it.
+ * and labbox.js, which word everything through it, and write every number
+ * they show with its number() or figure().
  */
 (function (root) {
   'use strict';
@@ -12,21 +13,21 @@
     en: {
       question: 'Question {n} of {total}', point: '1 point', points: '{n} points',
       check: 'Check answer', finish: 'Finish and submit', answer: 'Your answer',
-      correct: 'Correct.', wrong: 'Not quite.', partly: 'Partly right: {p}% of the points.', correctChoice: '(correct answer)',
+      correct: 'Correct.', wrong: 'Not quite.', enterNumber: 'Enter a number.', partly: 'Partly right: {p}% of the points.', correctChoice: '(correct answer)',
       unit: 'Unit', language: 'Language', accepted: 'Accepted answer: {a}',
       numAnswer: 'Accepted: {lo} to {hi}', numExact: 'The answer: {x}', score: 'Score: {s}% (pass mark {p}%)',
       passed: 'Passed.', failed: 'Not passed yet.', unanswered: 'Not answered.',
       preview: 'Preview: no LMS found, so results are not recorded.',
       connected: 'Connected to the LMS: your answers are saved.',
       tryLab: 'Try it in the lab', runThis: 'Run:', expect: 'What you should see:',
-      snippet: 'The code that runs', trueLabel: 'True', falseLabel: 'False',
+      snippet: 'The code that runs', copy: 'Copy', copied: 'Copied.', copyByHand: 'Selected: press Ctrl+C to copy.', trueLabel: 'True', falseLabel: 'False',
       done: 'Submitted.', leftUnanswered: '{n} question(s) not answered yet.',
       opLt: 'below', opLe: 'at most', opGt: 'above', opGe: 'at least', opEq: 'equal to',
       within: 'within {t} of', ofAnswer: 'this question\'s answer',
       measuredOn: 'Measured on {machine}, {date}', cpuCores: '{n} cores of {cpu}', pass: 'PASS', fail: 'FAIL',
       basisMeasured: 'measured', basisReplayed: 'replayed from measured costs', basisModelled: 'modelled',
       basisExact: 'exact', notReported: '(the run did not report it)', ownChecks: 'The lab\'s own checks: {ok} of {n} passed.',
-      timeline: 'Timeline of the recorded run', notes: 'Notes of the run', ownRun: 'Check your own run', ownHint: 'Run {cmd} and give its output here. It is checked in this page; nothing is sent anywhere.',
+      timeline: 'Timeline of the recorded run', notes: 'Notes of the run', ownRun: 'Check your own run', ownHint: 'Run this command and give its output here. It is checked in this page; nothing is sent anywhere.',
       ownFile: 'Report file:', ownPaste: 'Or paste it:', ownCheck: 'Check my run',
       notJson: 'This is not JSON: give the output of labrun --json.',
       empty: 'There is nothing to check: give the output of labrun --json.',
@@ -40,21 +41,21 @@
     id: {
       question: 'Soal {n} dari {total}', point: '1 poin', points: '{n} poin',
       check: 'Periksa jawaban', finish: 'Selesai dan kirim', answer: 'Jawaban Anda',
-      correct: 'Benar.', wrong: 'Belum tepat.', partly: 'Sebagian benar: {p}% dari poin.', correctChoice: '(jawaban benar)',
+      correct: 'Benar.', wrong: 'Belum tepat.', enterNumber: 'Masukkan angka.', partly: 'Sebagian benar: {p}% dari poin.', correctChoice: '(jawaban benar)',
       unit: 'Satuan', language: 'Bahasa', accepted: 'Jawaban yang diterima: {a}',
       numAnswer: 'Diterima: {lo} sampai {hi}', numExact: 'Jawabannya: {x}', score: 'Nilai: {s}% (batas lulus {p}%)',
       passed: 'Lulus.', failed: 'Belum lulus.', unanswered: 'Belum dijawab.',
       preview: 'Pratinjau: LMS tidak ditemukan, jadi hasil tidak dicatat.',
       connected: 'Terhubung ke LMS: jawaban Anda disimpan.',
       tryLab: 'Coba di lab', runThis: 'Jalankan:', expect: 'Yang seharusnya Anda lihat:',
-      snippet: 'Kode yang dijalankan', trueLabel: 'Benar', falseLabel: 'Salah',
+      snippet: 'Kode yang dijalankan', copy: 'Salin', copied: 'Tersalin.', copyByHand: 'Sudah dipilih: tekan Ctrl+C untuk menyalin.', trueLabel: 'Benar', falseLabel: 'Salah',
       done: 'Terkirim.', leftUnanswered: '{n} soal belum dijawab.',
       opLt: 'di bawah', opLe: 'paling banyak', opGt: 'di atas', opGe: 'paling sedikit', opEq: 'sama dengan',
       within: 'dalam selisih {t} dari', ofAnswer: 'jawaban soal ini',
       measuredOn: 'Diukur pada {machine}, {date}', cpuCores: '{n} inti {cpu}', pass: 'LULUS', fail: 'GAGAL',
       basisMeasured: 'diukur', basisReplayed: 'diputar ulang dari biaya terukur', basisModelled: 'dimodelkan',
       basisExact: 'eksak', notReported: '(run ini tidak melaporkannya)', ownChecks: 'Pemeriksaan lab sendiri: {ok} dari {n} lulus.',
-      timeline: 'Linimasa run yang direkam', notes: 'Catatan run', ownRun: 'Periksa run Anda sendiri', ownHint: 'Jalankan {cmd} lalu berikan keluarannya di sini. Keluaran diperiksa di halaman ini; tidak ada yang dikirim ke mana pun.',
+      timeline: 'Linimasa run yang direkam', notes: 'Catatan run', ownRun: 'Periksa run Anda sendiri', ownHint: 'Jalankan perintah ini lalu berikan keluarannya di sini. Keluaran diperiksa di halaman ini; tidak ada yang dikirim ke mana pun.',
       ownFile: 'Berkas laporan:', ownPaste: 'Atau tempelkan:', ownCheck: 'Periksa run saya',
       notJson: 'Ini bukan JSON: berikan keluaran labrun --json.',
       empty: 'Tidak ada yang bisa diperiksa: berikan keluaran labrun --json.',
@@ -68,7 +69,46 @@
   };
   var LANG_NAMES = { id: 'Bahasa Indonesia', en: 'English', und: 'Default' };
 
-  var api = { strings: UI, names: LANG_NAMES };
+  /*
+   * Each language's decimal mark: Indonesian writes 0,2727 as its quiz text
+   * does, English 0.2727.  A language not listed writes the point.
+   */
+  var DECIMAL = { id: ',' };
+
+  /* The decimal mark of lang ("id", "id-ID", "en"). */
+  function decimalMark(lang) {
+    var base = String(lang).split('-')[0];
+    return Object.prototype.hasOwnProperty.call(DECIMAL, base) ? DECIMAL[base] : '.';
+  }
+
+  /*
+   * A number as the learner reads it in lang: every digit JavaScript gives
+   * (0.2627, 87.5, 1e-7), with lang's decimal mark.  Anything not a finite
+   * number is "-".  Every number the player shows goes through this or
+   * figure().
+   */
+  function number(x, lang) {
+    if (typeof x !== 'number' || !isFinite(x)) return '-';
+    var s = String(x);
+    return s.replace('.', decimalMark(lang));
+  }
+
+  /*
+   * A measured figure, near labrun --verify's: 4, 0.2727, 1.2e-7, 12346
+   * (four significant digits, trailing zeros dropped), in lang; "-" for none.
+   */
+  function figure(x, lang) {
+    if (typeof x !== 'number' || !isFinite(x)) return '-';
+    if (x === Math.trunc(x) && Math.abs(x) < 1e15) return number(x, lang);
+    /* As text: 1.798e+308 would read back as infinity. */
+    if (Math.abs(x) >= 1e4 && Math.abs(x) < 1e15) return number(Math.round(x), lang);
+    var s = x.toPrecision(4);
+    if (s.indexOf('e') >= 0) s = s.replace(/\.?0+e/, 'e');
+    else if (s.indexOf('.') >= 0) s = s.replace(/\.?0+$/, '');
+    return s.replace('.', decimalMark(lang));
+  }
+
+  var api = { strings: UI, names: LANG_NAMES, number: number, figure: figure, decimalMark: decimalMark };
   root.QuizUI = api;
   if (typeof module === 'object' && module.exports) module.exports = api;
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -59,8 +59,9 @@ void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum 
         link = ar_links(&(size_t){ 0 });
     int n = c->nranks;
     char title[160];
-    snprintf(title, sizeof title, "All-reduce (sum, in place) over %d ranks: measured on this machine "
-             "(backend %s, %d cores) | MODELLED on %s", n, c->backend, c->cores, link->label);
+    snprintf(title, sizeof title, "All-reduce (sum, in place) over %d ranks: %s on this machine "
+             "(backend %s, %d cores) | MODELLED on %s", n, lab_basis_name(c->timed), c->backend, c->cores,
+             link->label);
     struct lab_table *tab = lab_table_new(c, title,
         "size (B)|count|type|time (us)|algbw (GB/s)|busbw (GB/s)|#wrong|modelled time (us)|modelled busbw (GB/s)");
     double wrong = 0, err = 0, peak = 0, last_t = 0, last_alg = 0, last_bus = 0, mt = 0, mbus = 0;
@@ -89,10 +90,10 @@ void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum 
     }
 
     allreduce_metric(c, ALLREDUCE_M_SIZES, (double)ns, LAB_EXACT);
-    allreduce_metric(c, ALLREDUCE_M_TIME_US, last_t * 1e6, LAB_MEASURED);
-    allreduce_metric(c, ALLREDUCE_M_ALGBW_GBS, last_alg, LAB_MEASURED);
-    allreduce_metric(c, ALLREDUCE_M_BUSBW_GBS, last_bus, LAB_MEASURED);
-    allreduce_metric(c, ALLREDUCE_M_PEAK_BUSBW_GBS, peak, LAB_MEASURED);
+    allreduce_metric(c, ALLREDUCE_M_TIME_US, last_t * 1e6, c->timed);
+    allreduce_metric(c, ALLREDUCE_M_ALGBW_GBS, last_alg, c->timed);
+    allreduce_metric(c, ALLREDUCE_M_BUSBW_GBS, last_bus, c->timed);
+    allreduce_metric(c, ALLREDUCE_M_PEAK_BUSBW_GBS, peak, c->timed);
     allreduce_metric(c, ALLREDUCE_M_WRONG, wrong, LAB_MEASURED);
     allreduce_metric(c, ALLREDUCE_M_MAX_ABS_ERROR, err, LAB_MEASURED);
     allreduce_metric(c, ALLREDUCE_M_LINK_TIME_US, mt * 1e6, LAB_MODELLED);
@@ -110,9 +111,9 @@ void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum 
     lab_check(c, "virtual-time ring matches the closed form", merr <= 1e-9,
               "%d ranks, %zu elements on %s: replay %.4f us, 2(n-1)(alpha + S/(n beta)) = %.4f us, "
               "relative difference %.2g", n, probe, link->label, sim * 1e6, form * 1e6, merr);
-    lab_note(c, "Measured columns are this machine's: %d ranks on the %s backend with %d cores%s; "
+    lab_note(c, "Timed columns (%s) are this machine's: %d ranks on the %s backend with %d cores%s; "
              "time is the slowest rank's average over %ld iterations after %ld warm-up.",
-             n, c->backend, c->cores, n > c->cores ? " (ranks outnumber cores, so they also wait for a core)" : "",
+             lab_basis_name(c->timed), n, c->backend, c->cores, n > c->cores ? " (ranks outnumber cores, so they also wait for a core)" : "",
              P->iters, P->warmup_iters);
     lab_note(c, "algbw = S / t; busbw = algbw x 2(n-1)/n (nccl-tests); GB/s = 1e9 bytes per second.");
     lab_note(c, "Modelled columns: every rank sends its block on its own directed link at alpha + bytes/beta "

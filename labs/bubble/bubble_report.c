@@ -130,8 +130,10 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
     double off = lab_now_us(c) - timer_wall() * 1e6 + all[(size_t)sc->n * G_N + 2] * 1e6;
     char name[48];
     for (int s = 0; s < sc->p; s++) {
-        lab_trace_stream(c, s, S_COMPUTE, "compute (wall clock, last step)");
-        lab_trace_stream(c, s, S_COMM, "send/recv (wall clock, last step)");
+        /* Under a backend that replays time, the "wall clock" is each rank's virtual one. */
+        bool virt = c->timed == LAB_REPLAYED;
+        lab_trace_stream(c, s, S_COMPUTE, virt ? "compute (virtual clock, last step)" : "compute (wall clock, last step)");
+        lab_trace_stream(c, s, S_COMM, virt ? "send/recv (virtual clock, last step)" : "send/recv (wall clock, last step)");
         lab_trace_stream(c, s, S_REPLAY, "replayed (virtual time from measured costs)");
         double prev = wall0 * 1e6 + off;
         for (int j = 0; j < sc->n; j++) {
@@ -281,7 +283,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                   link > 0 ? ", transfers costed as measured" : "");
     lab_table_row(st, "%s|%.4f|%s", formula_name(cfg->kind), formula,
                   sched_split(&sc) ? "modelled: the closed form at the measured F, B, W" : "modelled");
-    lab_table_row(st, "bubble on the wall clock|%.4f|measured%s", bubble_wall,
+    lab_table_row(st, "bubble on the wall clock|%.4f|%s%s", bubble_wall, lab_basis_name(c->timed),
                   sharers > 1 ? " (contended: stages share one GPU)"
                   : sharers == 0 && p > c->cores ? " (contended: ranks > cores)" : "");
     if (sched_split(&sc))
@@ -291,7 +293,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         lab_table_row(st, "stages' cost spread (fwd, bwd)|%.1f%%, %.1f%%|measured: (max - min) / median over "
                       "the stages", 100 * spread[0], 100 * spread[1]);
     lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
-    lab_table_row(st, "step on the wall clock|%.3f ms|measured", 1e3 * step_wall);
+    lab_table_row(st, "step on the wall clock|%.3f ms|%s", 1e3 * step_wall, lab_basis_name(c->timed));
     lab_table_row(st, "activations held, most on one stage|%d (1F1B: %d)|measured (device accounting); "
                   "1F1B's exact", peak_held, peak_1f1b);
     lab_table_row(st, "messages between stages, one step|%.0f, %.0f bytes|counted by the communicator",
@@ -299,13 +301,13 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
 
     bubble_metric(c, BUBBLE_M_BUBBLE_FRACTION, bubble, own_gpu ? LAB_MEASURED : LAB_REPLAYED);
     /* ZB-H1's closed form is evaluated at this run's measured costs, so it is as measured as they are. */
-    bubble_metric(c, BUBBLE_M_BUBBLE_FORMULA, formula, sched_split(&sc) ? LAB_MEASURED : LAB_MODELLED);
-    bubble_metric(c, BUBBLE_M_BUBBLE_WALL, bubble_wall, LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_BUBBLE_FORMULA, formula, sched_split(&sc) ? c->timed : LAB_MODELLED);
+    bubble_metric(c, BUBBLE_M_BUBBLE_WALL, bubble_wall, c->timed);
     bubble_metric(c, BUBBLE_M_CRITICAL_PATH_MS, 1e3 * rp.makespan, LAB_REPLAYED);
-    bubble_metric(c, BUBBLE_M_STEP_MS, 1e3 * step_wall, LAB_MEASURED);
-    bubble_metric(c, BUBBLE_M_FORWARD_MS, 1e3 * median_kind(&sc, all, reclen, 'F'), LAB_MEASURED);
-    bubble_metric(c, BUBBLE_M_BACKWARD_MS, 1e3 * median_kind(&sc, all, reclen, 'B'), LAB_MEASURED);
-    bubble_metric(c, BUBBLE_M_WEIGHT_GRAD_MS, 1e3 * median_kind(&sc, all, reclen, 'W'), LAB_MEASURED);
+    bubble_metric(c, BUBBLE_M_STEP_MS, 1e3 * step_wall, c->timed);
+    bubble_metric(c, BUBBLE_M_FORWARD_MS, 1e3 * median_kind(&sc, all, reclen, 'F'), c->timed);
+    bubble_metric(c, BUBBLE_M_BACKWARD_MS, 1e3 * median_kind(&sc, all, reclen, 'B'), c->timed);
+    bubble_metric(c, BUBBLE_M_WEIGHT_GRAD_MS, 1e3 * median_kind(&sc, all, reclen, 'W'), c->timed);
     bubble_metric(c, BUBBLE_M_PEAK_ACTIVATIONS, peak_held, LAB_MEASURED);
     bubble_metric(c, BUBBLE_M_PEAK_ACTIVATIONS_1F1B, peak_1f1b, LAB_EXACT);
     bubble_metric(c, BUBBLE_M_ACTIVATION_BYTES, peak_bytes, LAB_MEASURED);

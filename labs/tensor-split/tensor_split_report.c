@@ -32,7 +32,10 @@ int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, co
     double total_weights = (double)dtype_size(cfg->dtype) * cfg->hidden * (double)cfg->ffn *
                            (cfg->mode == TS_MLP ? 2 : 1);
 
-    struct lab_table *t = lab_table_new(c, "per rank (times measured; bytes exact, from the device and communicator counters)",
+    char title[128];
+    snprintf(title, sizeof title, "per rank (times %s; bytes exact, from the device and communicator counters)",
+             lab_basis_name(c->timed));
+    struct lab_table *t = lab_table_new(c, title,
         "rank|ffn slice|weights KiB|peak KiB|vs unsplit|compute ms|allgather sent/recv KiB|allreduce sent/recv KiB|comm ms");
     double sent = 0, recvd = 0, compute = 0, comm = 0, peak = 0, wmax = 0;
     for (int r = 0; r < R; r++) {
@@ -59,9 +62,9 @@ int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, co
     tensor_split_metric(c, TENSOR_SPLIT_M_BYTES_RECEIVED, recvd, LAB_EXACT);
     tensor_split_metric(c, TENSOR_SPLIT_M_ALLREDUCES, all[TSR_AR_CALLS], LAB_EXACT);
     tensor_split_metric(c, TENSOR_SPLIT_M_ALLGATHERS, all[TSR_AG_CALLS], LAB_EXACT);
-    tensor_split_metric(c, TENSOR_SPLIT_M_COMPUTE_MS, 1e3 * compute, LAB_MEASURED);
-    tensor_split_metric(c, TENSOR_SPLIT_M_COMM_MS, 1e3 * comm, LAB_MEASURED);
-    tensor_split_metric(c, TENSOR_SPLIT_M_UNSPLIT_MS, 1e3 * ucpu, LAB_MEASURED);
+    tensor_split_metric(c, TENSOR_SPLIT_M_COMPUTE_MS, 1e3 * compute, c->timed);
+    tensor_split_metric(c, TENSOR_SPLIT_M_COMM_MS, 1e3 * comm, c->timed);
+    tensor_split_metric(c, TENSOR_SPLIT_M_UNSPLIT_MS, 1e3 * ucpu, c->timed);
     tensor_split_metric(c, TENSOR_SPLIT_M_MEMORY_PER_RANK, peak, LAB_MEASURED);
     tensor_split_metric(c, TENSOR_SPLIT_M_MEMORY_UNSPLIT, ubytes, LAB_MEASURED);
     tensor_split_metric(c, TENSOR_SPLIT_M_WEIGHT_FRACTION, wmax / total_weights, LAB_EXACT);

@@ -2,8 +2,8 @@
 // packages (SCORM 1.2 and 2004, built by run.sh) in headless chromium with
 // scorm-again as the LMS.  Every English string of every lab manifest
 // (labs/NAME/lab.qz) is absent from the Indonesian view, every Indonesian
-// one from the English view, and each claim shows its metric's name as code
-// beside the description in the view's language.
+// one from the English view, and each claim leads with the head of its
+// metric's description in the view's language, then its name as code.
 //
 //   QUIZC_PACKAGES   folder of unpacked packages: seed12, seed2004
 'use strict';
@@ -14,10 +14,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
 const { serve, readQuizData } = require('./server');
+const { LABS, manifestStrings, manifests } = require('./manifests');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const LABS = path.join(__dirname, '..', '..', 'labs');
 
 let browser, srv;
 
@@ -38,23 +38,6 @@ after(async () => {
 
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
-/*
- * The strings tagged lang in a manifest: `lang: "..."` and `lang: """..."""`
- * (whitespace squashed, as the page's text is compared squashed).
- */
-function manifestStrings(file, lang) {
-  const src = fs.readFileSync(file, 'utf8');
-  const out = [];
-  const re = new RegExp(`(?:^|[\\s{])${lang}:\\s*(?:"""([\\s\\S]*?)"""|"((?:[^"\\\\]|\\\\.)*)")`, 'g');
-  for (let m; (m = re.exec(src));) {
-    const s = m[1] !== undefined ? m[1] : m[2].replace(/\\(.)/g, '$1');
-    out.push(squash(s));
-  }
-  return out;
-}
-
-const manifests = fs.readdirSync(LABS).map((d) => path.join(LABS, d, 'lab.qz')).filter((f) => fs.existsSync(f));
-
 /* The quiz data a package carries (quiz-data.js sets window.QUIZ_DATA). */
 function quizData(pkg) {
   return readQuizData(path.join(PKGS, pkg, 'quiz-data.js'));
@@ -71,9 +54,9 @@ const readable = () => {
   return body.textContent.replace(/\s+/g, ' ');
 };
 
-/* Each claim as the page shows it: the code element's text and the whole item's text. */
+/* Each claim as the page shows it: the code element's text and title, and the whole item's text. */
 const claims = () => [...document.querySelectorAll('.lab li')].map((li) => ({
-  first: li.firstChild.nodeName, code: li.firstChild.textContent, text: li.textContent,
+  code: li.querySelector('code').textContent, codeTitle: li.querySelector('code').title, text: li.textContent,
 }));
 
 async function labBoxes(version, pkg) {
@@ -117,18 +100,24 @@ async function labBoxes(version, pkg) {
     for (const w of words[lang]) assert.ok(text.includes(w), `${lang} view says "${w}"`);
     for (const w of words[other[lang]]) assert.ok(!text.includes(` ${w} `), `${lang} view does not say "${w}"`);
 
-    // Each claim: the metric's name as code, then its description in this language.
+    // Each claim: the head of its description in this language, then the metric's name as code, no parenthesis in another.
     const shown = await frame.evaluate(claims);
     assert.equal(shown.length, expects.length);
     shown.forEach((c, i) => {
       const x = expects[i];
-      assert.equal(c.first, 'CODE', `claim ${i} starts with the metric's name as code`);
       assert.equal(c.code, x.metric);
       assert.ok(x.help && x.help[lang], `the manifest describes ${x.metric} in ${lang}`);
-      assert.ok(c.text.startsWith(`${x.metric} (${plain(x.help, lang)}): `), `claim ${i}: ${c.text}`);
+      const help = plain(x.help, lang);
+      const at = c.text.indexOf(` (${x.metric}): `);
+      assert.ok(at > 0, `claim ${i} names ${x.metric} as code after its description: ${c.text}`);
+      assert.ok(help.startsWith(c.text.slice(0, at)), `claim ${i} leads with its description's head: ${c.text}`);
+      assert.equal(c.codeTitle, help, `claim ${i}: the whole description is the code's title`);
+      let depth = 0, deepest = 0;
+      for (const ch of c.text) { depth += ch === '(' ? 1 : ch === ')' ? -1 : 0; deepest = Math.max(deepest, depth); }
+      assert.ok(deepest <= 1, `claim ${i} nests no parentheses: ${c.text}`);
     });
-    const fits = { id: 'fits_single (1 bila model utuh muat di satu perangkat, selain itu 0): sama dengan 0',
-                   en: 'fits_single (1 when the unsplit model fits one device, else 0): equal to 0' };
+    const fits = { id: '1 bila model utuh muat di satu perangkat, selain itu 0 (fits_single): sama dengan 0',
+                   en: '1 when the unsplit model fits one device, else 0 (fits_single): equal to 0' };
     assert.ok(shown.some((c) => c.text === fits[lang]), `${lang} view: "${fits[lang]}"`);
   }
   assert.deepEqual(errors, []);

@@ -540,7 +540,7 @@ test('with no LMS, opened from disk, the package is a working preview; screensho
   const right = s1.choices.find((c) => c.correct).id;
   await page.click(`#q-s1-${right}`);
   await page.click('#q-s1-check');
-  assert.match(await page.$eval('#q-s1 .lab li', (e) => e.textContent), /bubble_fraction.*0\.2/);
+  assert.match(await page.$eval('#q-s1 .lab li', (e) => e.textContent), /bubble_fraction.*di bawah 0,2$/);
   await page.click('#q-m1-a');
   await page.click('#q-m1-c');
   await page.click('#q-m1-check');

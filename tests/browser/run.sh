@@ -3,7 +3,8 @@
 # them in headless chromium (tests/browser/player.test.js; names.test.js with
 # ids and languages named like what JavaScript objects inherit; runs.test.js with
 # recorded runs from BUILD/labrun; grading.test.js with the grading table,
-# tests/data/grading.json; media.test.js with figures and formulas; formats.test.js and claims.test.js check
+# tests/data/grading.json; idview.test.js with the shipped quizzes in
+# Indonesian; media.test.js with figures and formulas; formats.test.js and claims.test.js check
 # scorm.js's formats and claims.js without a browser), with node's test runner.
 # Prints "browser: N passed, N failed" for scripts/run-tests.sh.
 set -u
@@ -18,7 +19,7 @@ export PUPPETEER_SKIP_DOWNLOAD=1
 fail() { echo "browser: $*" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
 [ -x "$QUIZC" ] || fail "no $QUIZC (build it first)"
 [ -x "$LABRUN" ] || fail "no $LABRUN (build it first)"
-[ -d node_modules/puppeteer-core ] && [ -d node_modules/scorm-again ] || fail "npm modules missing: run npm ci"
+[ -d node_modules/puppeteer-core ] && [ -d node_modules/scorm-again ] && [ -d node_modules/axe-core ] || fail "npm modules missing: run npm ci"
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || fail "no chromium at ${CHROMIUM:-/usr/bin/chromium}"
 
 rm -rf "$PKGS" && mkdir -p "$PKGS" || exit 1
@@ -68,7 +69,7 @@ for fb in immediate on-submit never; do
 done
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js tests/browser/media.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/command.test.js tests/browser/rerender.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js tests/browser/media.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

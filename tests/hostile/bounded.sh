@@ -11,27 +11,20 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=bounded
+. tests/hostile/lib/common.sh
 quizc=$build/quizc
 [ -x "$quizc" ] || { echo "bounded: $quizc is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-bounded-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-scale=1 san=0
-case $build in *san*) scale=6 san=1 ;; esac
+san=0
+case $build in *san*) san=1 ;; esac
+hostile_scale 6
 cap=50
 
-passed=0 failed=0 skipped=0
 name= ok= dir= err= rc= ms=
 
 begin() { name=$1 ok=1 dir=$tmp/$1 err=$tmp/$1/stderr; mkdir -p "$dir"; }
-bad() {
-    [ "$ok" = 1 ] && echo "FAIL $name"
-    echo "    $*"
-    ok=0
-}
-end() {
-    if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name (${ms} ms)"; else failed=$((failed + 1)); fi
-}
-skip() { skipped=$((skipped + 1)); echo "skip $name: $*"; }
 
 # q WANT_RC SECONDS ARGS...: run quizc under a time limit (scaled).
 q() {
@@ -41,7 +34,7 @@ q() {
     timeout -k 2 "$limit" "$quizc" "$@" >"$dir/stdout" 2>"$err"
     rc=$?
     t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
+    ms=$(((t1 - t0) / 1000000)) note="$ms ms"
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then bad "did not finish within ${limit}s"; return; fi
     [ "$rc" -eq "$want" ] || bad "exit status $rc, expected $want:" "$(head -c 600 "$err")"
     grep -qE 'AddressSanitizer|runtime error:|LeakSanitizer' "$err" && bad "sanitizer report:" "$(head -20 "$err")"
@@ -136,7 +129,7 @@ else
     make_includes 20000 "$dir"
     t0=$(date +%s%N)
     (ulimit -v 4000000 && timeout -k 2 $((20 * scale)) "$quizc" "$dir/root.qz" --check) >"$dir/stdout" 2>"$err"
-    rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
+    rc=$? ms=$((($(date +%s%N) - t0) / 1000000)) note="$ms ms"
     [ "$rc" -eq 0 ] || bad "exit status $rc:" "$(head -c 600 "$err")"
     end
 fi
@@ -152,9 +145,4 @@ q 0 20 "$dir/root.qz" -o "$dir/out.xml"
 [ "$(grep -c '<question ' "$dir/out.xml" 2>/dev/null || echo 0)" -eq $n ] || bad "not $n questions in course.xml"
 end
 
-if [ "$skipped" -gt 0 ]; then
-    echo "bounded: $passed passed, $failed failed, $skipped skipped"
-else
-    echo "bounded: $passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+summary

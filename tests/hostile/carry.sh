@@ -13,26 +13,18 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=carry
+. tests/hostile/lib/common.sh
 quizc=$build/quizc
 [ -x "$quizc" ] || { echo "carry: $quizc is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-carry-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-scale=1
-case $build in *san*) scale=6 ;; esac
+hostile_scale 6
 limit=$((30 * scale))
 
-passed=0 failed=0
 name= ok= dir= err=
 
 begin() { name=$1 ok=1 dir=$tmp/$1 err=$tmp/$1/stderr; mkdir -p "$dir"; }
-bad() {
-    [ "$ok" = 1 ] && echo "FAIL $name"
-    echo "    $*"
-    ok=0
-}
-end() {
-    if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); fi
-}
 has() { grep -qaE -- "$1" "$err" || bad "diagnostics do not match /$1/:" "$(head -c 600 "$err")"; }
 
 # run ARGS...: quizc, its stderr in $err; sets rc.
@@ -264,5 +256,4 @@ run "$dir/in.qz" -L "$dir/labs" -o "$dir/course.xml"
 grep -q 'int mine = 7;' "$dir/course.xml" 2>/dev/null || bad "the snippet is not in course.xml"
 end
 
-echo "carry: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -13,6 +13,8 @@ set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
 build=${1:-build}
+suite=interrupted
+. tests/hostile/lib/common.sh
 case $build in /*) ;; *) build=$root/$build ;; esac
 quizc=$build/quizc labrun=$build/labrun
 [ -x "$quizc" ] && [ -x "$labrun" ] || { echo "interrupted: $quizc or $labrun is not built"; exit 1; }
@@ -24,15 +26,11 @@ cleanup() {
 }
 trap cleanup EXIT
 export OPENBLAS_NUM_THREADS=1
-scale=1
-case $build in *san*) scale=4 ;; esac
+hostile_scale 4
 command -v setsid >/dev/null || { echo "interrupted: setsid is missing"; exit 1; }
 
-passed=0 failed=0
 name= ok= d= err= rc=
 begin() { name=$1 ok=1 d=$tmp/$1 err=$tmp/$1.err; mkdir -p "$d/out" "$d/tmpdir"; }
-bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
-end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); fi; }
 snap() { (cd "$1" && find . -printf '%p %y %s\n' | sort && find . -type f -exec md5sum {} + | sort); }
 
 # A quiz long enough that the writing takes a while (10 000 questions).
@@ -191,5 +189,4 @@ for sig in INT TERM; do
 done
 end
 
-echo "interrupted: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

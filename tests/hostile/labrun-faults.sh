@@ -9,18 +9,17 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=labrun-faults
+. tests/hostile/lib/common.sh
 labrun=$build/labrun
 [ -x "$labrun" ] || { echo "labrun-faults: $labrun is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-faults-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
-scale=1
-case $build in *san*) scale=3 ;; esac
+hostile_scale 3
 
-passed=0 failed=0 name= ok= err= rc= secs=
+name= ok= err= rc= secs=
 begin() { name=$1 ok=1 err=$tmp/$1.err; mkdir -p "$tmp/$1"; }
-bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
-end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name (${secs} s)"; else failed=$((failed + 1)); fi; }
 
 # run WANT_RC SECONDS ARGS...: labrun with a hard bound on its time.
 run() {
@@ -28,7 +27,7 @@ run() {
     local t0=$SECONDS
     timeout -k 2 "$limit" "$labrun" "$@" >"$tmp/$name/stdout" 2>"$err"
     rc=$?
-    secs=$((SECONDS - t0))
+    secs=$((SECONDS - t0)) note="$secs s"
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         bad "still running after ${limit}s: a hang"
     elif [ $rc -ne "$want" ]; then
@@ -118,7 +117,7 @@ stop() {
     fi
     wait $pid
     rc=$?
-    secs=$((SECONDS - t0))
+    secs=$((SECONDS - t0)) note="$secs s"
     [ $rc -eq "$2" ] || bad "exit status $rc, expected $2"
     has "every rank is stopped; no partial output is left"
     nothing_written
@@ -129,7 +128,6 @@ stop TERM 143
 
 # Under MPI a failing rank ends the whole job (MPI_Abort), or mpirun does when one exits.
 mpirun=$(command -v mpirun || true)
-skipped=0
 if [ -n "$mpirun" ] && timeout 60 "$mpirun" --allow-run-as-root --oversubscribe -np 1 \
         "$labrun" labs/tensor-split --ranks 1 --backend mpi -q >/dev/null 2>&1; then
     for k in error@1 crash@0 hang@1; do
@@ -141,7 +139,7 @@ if [ -n "$mpirun" ] && timeout 60 "$mpirun" --allow-run-as-root --oversubscribe 
             "$labrun" labs/tensor-split --ranks 2 --backend mpi -q --inject-fault "$k" "${extra[@]}" \
             >"$tmp/$name/stdout" 2>"$err"
         rc=$?
-        secs=$((SECONDS - t0))
+        secs=$((SECONDS - t0)) note="$secs s"
         if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
             bad "still running after $((60 * scale))s: a hang"
         elif [ $rc -eq 0 ]; then
@@ -175,9 +173,4 @@ grep -q -- '--timeout' "$tmp/$name/stdout" "$err" || bad "--help does not mentio
 grep -q -- 'inject' "$tmp/$name/stdout" "$err" && bad "--help shows the fault injection"
 end
 
-if [ "$skipped" -gt 0 ]; then
-    echo "labrun-faults: $passed passed, $failed failed, $skipped skipped"
-else
-    echo "labrun-faults: $passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+summary

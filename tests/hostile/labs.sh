@@ -14,18 +14,17 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=labs
+. tests/hostile/lib/common.sh
 labrun=$build/labrun
 [ -x "$labrun" ] || { echo "labs: $labrun is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-labs-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1
-scale=1
-case $build in *san*) scale=3 ;; esac
+hostile_scale 3
 
-passed=0 failed=0 name= ok= err= out= rc=
+name= ok= err= out= rc=
 begin() { name=$1 ok=1 err=$tmp/$1.err out=$tmp/$1.out; }
-bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
-end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); fi; }
 
 # run WANT_RC SECONDS ARGS...: labrun with a hard bound on its time.
 run() {
@@ -213,5 +212,4 @@ run 0 10 --verify --help
 out_has "--timeout S"
 end
 
-echo "labs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -12,6 +12,8 @@ set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
 build=${1:-build}
+suite=outputs
+. tests/hostile/lib/common.sh
 case $build in /*) ;; *) build=$root/$build ;; esac
 quizc=$build/quizc labrun=$build/labrun
 [ -x "$quizc" ] && [ -x "$labrun" ] || { echo "outputs: $quizc or $labrun is not built"; exit 1; }
@@ -23,15 +25,10 @@ cleanup() {
 }
 trap cleanup EXIT
 export OPENBLAS_NUM_THREADS=1
-scale=1
-case $build in *san*) scale=4 ;; esac
+hostile_scale 4
 
-passed=0 failed=0 skipped=0
 name= ok= d= err= rc=
 begin() { name=$1 ok=1 d=$tmp/$1 err=$tmp/$1.err; mkdir -p "$d"; }
-bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
-end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); fi; }
-skip() { skipped=$((skipped + 1)); echo "SKIP $1: $2"; }
 
 # tool WANT_RC SECONDS PROGRAM ARGS...: run with a hard bound on its time.
 tool() {
@@ -134,10 +131,10 @@ if [ $is_root = 1 ]; then
         umount "$d/pkg/mnt" "$d/m"
         end
     else
-        ok=1 && skip "$name" "cannot mount a tmpfs here: $(head -1 "$err")"
+        ok=1 && skip "cannot mount a tmpfs here: $(head -1 "$err")"
     fi
 else
-    skip dir-across-a-mount-is-refused "needs root to mount a tmpfs"
+    name=dir-across-a-mount-is-refused; skip "needs root to mount a tmpfs"
 fi
 
 # ---- Devices, FIFOs, sockets, folders as targets ----------------------------
@@ -164,7 +161,7 @@ if [ $devs = 1 ]; then
     no_temp "$tmp"
     end
 else
-    skip char-devices-are-written-through-never-replaced "needs root and mknod to make device nodes"
+    name=char-devices-are-written-through-never-replaced; skip "needs root and mknod to make device nodes"
 fi
 
 # A reader that is ready before the writer starts: opened without blocking,
@@ -284,10 +281,10 @@ if [ $is_root = 1 ]; then
         umount "$d/fs"
         end
     else
-        skip "$name" "cannot mount a tmpfs here: $(head -1 "$err")"
+        skip "cannot mount a tmpfs here: $(head -1 "$err")"
     fi
 else
-    skip full-file-system-is-an-error-and-changes-nothing "needs root to mount a tmpfs"
+    name=full-file-system-is-an-error-and-changes-nothing; skip "needs root to mount a tmpfs"
 fi
 
 # ---- An input of the run is never an output ----------------------------------
@@ -312,5 +309,4 @@ has "input of this run"
 [ "$(snap "$d")" = "$before" ] || bad "an input changed"
 end
 
-echo "outputs: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+summary

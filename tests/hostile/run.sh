@@ -14,15 +14,14 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=hostile
+. tests/hostile/lib/common.sh
 quizc=$build/quizc
 [ -x "$quizc" ] || { echo "hostile: $quizc is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-hostile-XXXXXX")
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-# Sanitized builds are slower; their limits are scaled.
-scale=1
-case $build in *san*) scale=4 ;; esac
+hostile_scale 4
 
-passed=0 failed=0 skipped=0
 name= ok= dir= work= err= rc= ms=
 
 begin() {
@@ -34,11 +33,6 @@ begin() {
     err=$dir/stderr
 }
 
-bad() {
-    [ "$ok" = 1 ] && echo "FAIL $name"
-    echo "    $*"
-    ok=0
-}
 
 # q WANT_RC SECONDS ARGS...: run quizc (output to $work/course.xml unless ARGS say otherwise).
 q() {
@@ -48,7 +42,7 @@ q() {
     timeout -k 2 "$limit" "${runner[@]}" "$quizc" "$@" >"$dir/stdout" 2>"$err"
     rc=$?
     t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
+    ms=$(((t1 - t0) / 1000000)) note="$ms ms"
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         bad "did not finish within ${limit}s"
         return
@@ -100,19 +94,7 @@ caret_under() {
     fi
 }
 
-end() {
-    if [ "$ok" = 1 ]; then
-        passed=$((passed + 1))
-        echo "ok   $name (${ms} ms)"
-    else
-        failed=$((failed + 1))
-    fi
-}
 
-skip() {
-    skipped=$((skipped + 1))
-    echo "skip $name: $*"
-}
 
 runner=()
 minimal='quiz t {
@@ -487,9 +469,4 @@ q 1 10 "$dir/src/in.qz"
 end
 
 rm -f "$probe"
-if [ "$skipped" -gt 0 ]; then
-    echo "hostile: $passed passed, $failed failed, $skipped skipped"
-else
-    echo "hostile: $passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+summary

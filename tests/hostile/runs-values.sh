@@ -8,17 +8,16 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=runs-values
+. tests/hostile/lib/common.sh
 quizc=$build/quizc
 [ -x "$quizc" ] || { echo "runs-values: $quizc is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-runs-values-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-scale=1
-case $build in *san*) scale=3 ;; esac
+hostile_scale 3
 
-passed=0 failed=0 name= ok= err= rc=
+name= ok= err= rc=
 begin() { name=$1 ok=1 err=$tmp/$1.err; mkdir -p "$tmp/$1"; }
-bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
-end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); fi; }
 has() { grep -qaE -- "$1" "$err" || bad "stderr does not match /$1/:" "$(tail -5 "$err")"; }
 hasnt() { ! grep -qaE -- "$1" "$err" || bad "stderr matches /$1/:" "$(tail -5 "$err")"; }
 
@@ -134,5 +133,4 @@ pack 1 "$tmp/$name/course.xml"
 has 'not a runs file: it has no "format": "labrun-runs"'
 end
 
-echo "runs-values: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

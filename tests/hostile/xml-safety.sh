@@ -10,16 +10,15 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+suite=xml-safety
+. tests/hostile/lib/common.sh
 quizc=$build/quizc
 [ -x "$quizc" ] || { echo "xml-safety: $quizc is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qz-xmlsafe-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0 failed=0 skipped=0 name= ok=
+name= ok=
 begin() { name=$1 ok=1; }
-bad() { [ "$ok" = 1 ] && echo "FAIL $name"; echo "    $*"; ok=0; }
-end() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); fi; }
-skip() { skipped=$((skipped + 1)); echo "skip $name: $*"; }
 
 # The markup an author might paste, in every kind of string the language has.
 evil='<script>alert(1)</script> & &amp; ]]> <!-- --> <?pi?> \"q\" '"'"'s'
@@ -132,9 +131,4 @@ forbidden 4 16 escaped-nul 'ab \\u{0} cd'
 forbidden 4 16 escaped-surrogate 'ab \\u{D800} cd'
 forbidden 4 16 escaped-beyond-unicode 'ab \\u{110000} cd'
 
-if [ "$skipped" -gt 0 ]; then
-    echo "xml-safety: $passed passed, $failed failed, $skipped skipped"
-else
-    echo "xml-safety: $passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+summary

@@ -47,10 +47,11 @@ expect "sizes that make no model are a usage error" 2 "tp must divide seq under 
 expect "a misspelt parameter gets a suggestion" 2 "did you mean '--microbatches'" -- bubble --microbatch 4
 expect "a parameter without a value" 2 '--stages needs a value' -- bubble --stages
 expect "an unknown lab" 2 "no lab 'nosuch'" -- nosuch
-expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|nccl-sim\|cuda\|mpi" -- bubble --backend quantum
+expect "an unknown backend" 2 "'quantum' is not a backend; allowed: cpu\|nccl-sim\|coop\|cuda\|mpi" -- bubble --backend quantum
 expect "no arguments is a usage error" 2 'usage: labrun' --
 expect "a run whose checks pass exits 0" 0 'PASS +pipelined equals unpipelined' -- bubble "${small[@]}"
 expect "the report names backend and cores" 0 'backend cpu: 2 ranks on [0-9]+ core' -- bubble "${small[@]}"
+expect "coop says its times are replayed" 0 'backend coop: 2 ranks taking turns on one thread .*: every time is replayed' -- bubble "${small[@]}" --backend coop
 expect "json to standard output" 0 '"lab": "bubble"' -- bubble "${small[@]}" --json - -q
 expect "json holds every metric" 0 '"bubble_formula": 0\.3333' -- bubble "${small[@]}" --json - -q
 expect "tensor-split reports its error" 0 'PASS +split equals unsplit' -- tensor-split --ranks 3 --tokens 5 --hidden 7 --ffn 11
@@ -59,6 +60,15 @@ if grep -q '"traceEvents"' "$tmp/t.json" 2>/dev/null && grep -q '<svg' "$tmp/s.s
     passed=$((passed + 1))
 else
     failed=$((failed + 1)); echo "FAIL: --trace / --svg files missing or wrong"
+fi
+# A lab that draws no timeline says so under --svg (tests/data/labrun-svg-none.txt), and writes no file at all.
+"$labrun" memory -q --svg "$tmp/none.svg" --json "$tmp/none.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -e "$tmp/none.svg" ] && [ ! -e "$tmp/none.json" ] && [ ! -s "$tmp/out" ] &&
+   cmp -s "$tmp/err" tests/data/labrun-svg-none.txt; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL: --svg on memory exited $rc (wanted 2), said:"; sed 's/^/    /' "$tmp/err"
 fi
 expect "an unwritable output is an error" 1 'cannot write' -- bubble "${small[@]}" -q --json "$tmp/no/such/dir.json"
 if [ -z "$(ls "$tmp/no" 2>/dev/null)" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: partial output left"; fi
@@ -72,12 +82,13 @@ else
     failed=$((failed + 1)); echo "FAIL: under umask 027 the report files are '$modes', not 640"
 fi
 
-# --lang id: the manifest's words in Indonesian; names, numbers and options as they are.
+# --lang id: the manifest's words in Indonesian, numbers with a decimal comma; names and options as they are.
 expect "the report in Indonesian describes each metric in Indonesian" 0 \
-    'bubble_fraction +[0-9.]+ +replayed +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
+    'bubble_fraction +[0-9]+,[0-9]+ +replayed +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
     --lang id bubble "${small[@]}"
 expect "its title is Indonesian too" 0 '^lab bubble: Gelembung pipeline: waktu menganggur' -- bubble "${small[@]}" --lang=id
-expect "the numbers stay as they are" 0 'bubble_formula +0\.3333 ' -- bubble "${small[@]}" --lang id
+expect "numbers take the Indonesian decimal comma" 0 'bubble_formula +0,3333 ' -- bubble "${small[@]}" --lang id
+expect "and the English decimal point" 0 'bubble_formula +0\.3333 ' -- bubble "${small[@]}" --lang en
 if "$labrun" bubble "${small[@]}" --lang id 2>&1 | grep -qE 'share of stage time|Pipeline bubble:|wall time of one step'; then
     failed=$((failed + 1)); echo "FAIL: labrun --lang id still prints English descriptions"
 else

@@ -245,3 +245,60 @@ Test(report, the_placement_is_printed_under_the_backend_line_and_the_device_note
     json_decref(j);
     free(p);
 }
+
+/* What each rank's context said, from timed_run. */
+static enum lab_basis seen_timed[8];
+static int seen_cores[8];
+
+/* probe_run's sum, timed: the figure's basis is the context's. */
+static int timed_run(struct lab_ctx *c)
+{
+    seen_timed[c->rank] = c->timed;
+    seen_cores[c->rank] = c->cores;
+    double v = c->rank + 1, t0 = timer_wall();
+    if (comm_allreduce(c->comm, &v, 1, DTYPE_F64) < 0)
+        return -1;
+    if (c->rank == 0) {
+        lab_metric(c, "total", timer_wall() - t0, c->timed);
+        lab_metric(c, "half", v / 2, LAB_MODELLED);
+        lab_check(c, "sum is n(n+1)/2", v == c->nranks * (c->nranks + 1) / 2.0, "got %g", v);
+    }
+    return 0;
+}
+
+static const struct lab_impl timed_probe = { .name = "probe", .ranks = probe_ranks, .run = timed_run };
+
+Test(report, under_coop_timed_figures_are_replayed_and_the_report_says_so)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const struct backend *b = pass ? &backend_coop : &backend_cpu;
+        rep = lab_report_new(file->lab, params, b->name, lab_nranks(&timed_probe, params), 2);
+        cr_assert_eq(lab_run(&timed_probe, params, b, rep), 0);
+        for (int r = 0; r < 3; r++) {
+            cr_assert_eq(seen_timed[r], pass ? LAB_REPLAYED : LAB_MEASURED, "%s rank %d", b->name, r);
+            /* In virtual time each rank has a core of its own. */
+            cr_assert_eq(seen_cores[r], pass ? 3 : 2, "%s rank %d", b->name, r);
+        }
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        lab_report_print(rep, "en", out);
+        fclose(out);
+        const char *line = pass ? "backend coop: 3 ranks taking turns on one thread of 2 cores: every time is replayed"
+                                : "backend cpu: 3 ranks on 2 cores (more ranks than cores";
+        cr_assert_not_null(strstr(text, line), "%s", text);
+        free(text);
+        char *p = path("timed.json");
+        cr_assert_eq(lab_report_write_json(rep, p), 0);
+        json_error_t e;
+        json_t *j = json_load_file(p, 0, &e);
+        cr_assert_not_null(j, "not JSON: %s", e.text);
+        cr_assert_str_eq(json_string_value(json_object_get(j, "time")), pass ? "replayed" : "measured");
+        cr_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "basis"), "total")),
+                         pass ? "replayed" : "measured");
+        json_decref(j);
+        free(p);
+        lab_report_free(rep);
+        rep = NULL;
+    }
+}
