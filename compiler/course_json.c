@@ -22,14 +22,22 @@
 #include "grading.h"
 #include "interval.h"
 #include "kinds.h"
+#include "media.h"
 #include "runs.h"
 #include "scorm.h"
 
-static json_t *md_json(const struct md_doc *doc)
+/*
+ * A parsed text as the player reads it: [{"p": [[KIND, TEXT], ...]}, {"code": ...}].
+ * An image is ["img", ITS FILE IN THE PACKAGE, ALT], a formula ["math", TEX]
+ * or ["dmath", TEX] (the player's math.js renders it); an image the media
+ * pass did not read is its alt text.
+ */
+static json_t *md_json(const struct qz_course *c, const struct md_doc *doc)
 {
     static const char *const span_kind[] = {
         [MD_PLAIN] = "text", [MD_CODE] = "code", [MD_EM] = "em",
-        [MD_STRONG] = "strong", [MD_BREAK] = "br",
+        [MD_STRONG] = "strong", [MD_BREAK] = "br", [MD_IMAGE] = "img",
+        [MD_MATH] = "math", [MD_DMATH] = "dmath",
     };
     json_t *blocks = json_array();
     for (size_t i = 0; i < doc->blocks.n; i++) {
@@ -46,9 +54,19 @@ static json_t *md_json(const struct md_doc *doc)
         for (size_t k = 0; k < b->spans.n; k++) {
             const struct md_span *s = &b->spans.items[k];
             json_t *sp = json_array();
-            json_array_append_new(sp, json_string(span_kind[s->kind]));
-            if (s->kind != MD_BREAK)
-                json_array_append_new(sp, json_string(s->text ? s->text : ""));
+            const struct qz_image *im = s->kind == MD_IMAGE ? media_image(c, s->text) : NULL;
+            if (s->kind == MD_IMAGE && !(im && im->bytes)) {
+                json_array_append_new(sp, json_string("text"));
+                json_array_append_new(sp, json_string(s->alt));
+            } else if (s->kind == MD_IMAGE) {
+                json_array_append_new(sp, json_string("img"));
+                json_array_append_new(sp, json_string(im->name));
+                json_array_append_new(sp, json_string(s->alt));
+            } else {
+                json_array_append_new(sp, json_string(span_kind[s->kind]));
+                if (s->kind != MD_BREAK)
+                    json_array_append_new(sp, json_string(s->text ? s->text : ""));
+            }
             json_array_append_new(spans, sp);
         }
         json_t *o = json_object();
@@ -62,6 +80,7 @@ static json_t *md_json(const struct md_doc *doc)
 struct langs {
     const char **tags;
     size_t n;
+    const struct qz_course *course;     /* its figures (media.h), which the texts name */
 };
 
 /* A TEXT in lang: the quiz's own (ast_text_get) or a lab manifest's (qz_lab_text). */
@@ -78,7 +97,7 @@ static json_t *text_json_by(const struct ast_text *t, const struct langs *ls, te
         if (tr) {
             struct md_doc doc = { 0 };
             md_parse(tr->raw, &doc);
-            json_object_set_new(o, ls->tags[i], md_json(&doc));
+            json_object_set_new(o, ls->tags[i], md_json(ls->course, &doc));
             md_doc_clear(&doc);
         }
     }
@@ -350,7 +369,7 @@ static json_t *course_json(const struct qz_course *c, const struct emit_opts *o)
 {
     const struct ast_quiz *q = c->quiz;
     static const char *und[] = { "und" };
-    struct langs ls = { und, 1 };
+    struct langs ls = { und, 1, c };
     if (q->langs.n) {
         ls.tags = xcalloc(q->langs.n, sizeof *ls.tags);
         for (size_t i = 0; i < q->langs.n; i++)

@@ -189,7 +189,9 @@ int emit_gift(const struct qz_course *c, const struct emit_opts *o, struct membu
         diag_error(d, NULL, "no quiz to write");
         return -1;
     }
-    struct gift g = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .out = out };
+    /* GIFT is one text file: an image cannot travel in it, and each is warned about. */
+    struct gift g = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL, .course = c, .images = RENDER_IMG_ALT, .warn = d },
+                      .out = out };
     if (quiz->has_passing) {
         char p[RENDER_NUM_MAX];
         diag_warning(d, &quiz->passing_loc,

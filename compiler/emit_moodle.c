@@ -17,7 +17,12 @@
 
 #include "grading.h"
 #include "interval.h"
+#include <stdlib.h>
+
+#include <nettle/base64.h>
+
 #include "kinds.h"
+#include "media.h"
 #include "render.h"
 #include "xw.h"
 
@@ -65,6 +70,25 @@ static void html_text(struct moodle *m)
     if (m->html.len)
         xw_cdata(m->w, (const char *)m->html.data);
     end(m);
+    /*
+     * The images the text shows, embedded beside it as Moodle's own export
+     * does (the text names each @@PLUGINFILE@@/NAME): Moodle files each
+     * into the text's file area on import.
+     */
+    for (size_t i = 0; i < m->r.used.n; i++) {
+        const struct qz_image *im = m->r.used.items[i];
+        char *b64 = xmalloc(BASE64_ENCODE_RAW_LENGTH(im->len) + 1);
+        base64_encode_raw(b64, im->len, im->bytes);
+        b64[BASE64_ENCODE_RAW_LENGTH(im->len)] = '\0';
+        start(m, "file");
+        attr(m, "name", im->name + strlen("media/"));
+        attr(m, "path", "/");
+        attr(m, "encoding", "base64");
+        xw_text(m->w, b64);
+        end(m);
+        free(b64);
+    }
+    m->r.used.n = 0;
     m->html.len = 0;
     if (m->html.data)
         m->html.data[0] = '\0';
@@ -235,7 +259,8 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
     }
     grade_warn_all_or_nothing(d, c, "Moodle XML");
     struct membuf doc = { 0 };
-    struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL }, .w = xw_new(membuf_write, &doc, true) };
+    struct moodle m = { .r = { .quiz = quiz, .lang = o ? o->lang : NULL, .course = c, .images = RENDER_IMG_PLUGINFILE },
+                        .w = xw_new(membuf_write, &doc, true) };
     xw_declaration(m.w);
     xw_comment(m.w, " written by quizc for Moodle's question bank (Import, Moodle XML format) ");
     start(&m, "quiz");
@@ -278,6 +303,7 @@ int emit_moodle_xml(const struct qz_course *c, const struct emit_opts *o, struct
     int rc = xw_finish(m.w);
     xw_free(m.w);
     membuf_free(&m.html);
+    VEC_FREE(m.r.used);
     if (rc < 0) {
         diag_error(d, NULL, "cannot write the Moodle XML document");
         membuf_free(&doc);

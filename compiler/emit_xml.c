@@ -13,6 +13,7 @@
 #include "emit.h"
 #include "grading.h"
 #include "interval.h"
+#include "media.h"
 #include "runs.h"
 #include "xml_chars.h"
 #include "xw.h"
@@ -23,6 +24,7 @@ struct emitter {
     struct xw *w;
     struct diag *d;
     const struct ast_quiz *quiz;
+    const struct qz_course *c;
     bool failed;            /* a string could not be written; keep going to report every one */
     struct md_doc md;       /* the text being written, parsed; reused from text to text */
 };
@@ -99,8 +101,41 @@ static const char *const span_element[] = {
     [MD_PLAIN] = NULL, [MD_CODE] = "code", [MD_EM] = "em", [MD_STRONG] = "strong", [MD_BREAK] = "br",
 };
 
-static void write_md(struct xw *w, const struct md_doc *doc)
+/*
+ * An image: its path as written, type and SHA-256 (the media pass's, so a
+ * reader can tell the figure the course was built with), and its alt text.
+ */
+static void write_image(struct emitter *e, const struct md_span *s)
 {
+    struct xw *w = e->w;
+    const struct qz_image *im = media_image(e->c, s->text);
+    xw_start(w, "img");
+    xw_attr(w, "src", s->text);
+    if (im && im->mime) {
+        xw_attr(w, "type", im->mime);
+        xw_attr(w, "sha256", im->sha256);
+    }
+    xw_attr(w, "alt", s->alt);
+    xw_end(w);
+}
+
+/* A formula: its TeX, and the MathML it was made into (media.h) in MathML's namespace. */
+static void write_formula(struct emitter *e, const struct md_span *s)
+{
+    struct xw *w = e->w;
+    bool display = s->kind == MD_DMATH;
+    const struct qz_formula *f = media_formula(e->c, s->text, display);
+    xw_start(w, "formula");
+    xw_attr(w, "display", display ? "block" : "inline");
+    xw_element(w, "tex", s->text);
+    if (f && f->mathml)
+        xw_raw(w, f->mathml);
+    xw_end(w);
+}
+
+static void write_md(struct emitter *e, const struct md_doc *doc)
+{
+    struct xw *w = e->w;
     for (size_t i = 0; i < doc->blocks.n; i++) {
         const struct md_block *b = &doc->blocks.items[i];
         if (b->kind == MD_CODEBLOCK) {
@@ -119,6 +154,10 @@ static void write_md(struct xw *w, const struct md_doc *doc)
             } else if (s->kind == MD_BREAK) {
                 xw_start(w, "br");
                 xw_end(w);
+            } else if (s->kind == MD_IMAGE) {
+                write_image(e, s);
+            } else if (s->kind == MD_MATH || s->kind == MD_DMATH) {
+                write_formula(e, s);
             } else {
                 xw_element(w, span_element[s->kind], s->text ? s->text : "");
             }
@@ -141,7 +180,7 @@ static void write_tr(struct emitter *e, const struct ast_tr *tr, const char *wha
     md_parse(tr->raw, &e->md);
     if (e->md.blocks.n > 0) {
         xw_mixed(e->w);
-        write_md(e->w, &e->md);
+        write_md(e, &e->md);
     }
     end(e);
 }
@@ -422,7 +461,7 @@ int emit_course_xml_stream(const struct qz_course *c, emit_write_fn write, void 
         return -1;
     }
     int errors_before = diag_errors(d);
-    struct emitter e = { .w = xw_new(write, ctx, true), .d = d, .quiz = quiz };
+    struct emitter e = { .w = xw_new(write, ctx, true), .d = d, .quiz = quiz, .c = c };
     xw_declaration(e.w);
 
     start(&e, "course");

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "emit.h"
 #include "formats.h"
+#include "media.h"
 #include "output.h"
 #include "qz.h"
 #include "runs.h"
@@ -400,8 +401,10 @@ int main(int argc, char **argv)
     d->werror = o.werror;
     diag_hold(d);   /* the two passes' messages are printed together, in source order */
     struct qz_course *c = qz_load(d, o.input);
-    if (c)
+    if (c) {
         check_course(d, c, &o.labpath);
+        media_check(d, c);      /* figures read and checked, formulas made MathML (media.h) */
+    }
     struct qz_runs *runs = c && o.runs && diag_errors(d) == 0 ? attach_runs(d, c, o.runs) : NULL;
 
     if (c && diag_errors(d) == 0 && !lang_known(c->quiz, o.emit.lang)) {

@@ -162,7 +162,16 @@ static void file(struct xw *w, const char *href)
     end(w);
 }
 
-static int manifest(const struct qz_course *c, struct membuf *out)
+/* The figures each document shows: [0] the test's (its rubric), [1 + i] question i's item's. */
+typedef struct render_used image_list;
+
+static void files_of(struct xw *w, const image_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        file(w, l->items[i]->name);
+}
+
+static int manifest(const struct qz_course *c, const image_list *shown, struct membuf *out)
 {
     const char *id = c->quiz->id ? c->quiz->id : "quiz";
     struct xw *w = writer(out);
@@ -184,6 +193,7 @@ static int manifest(const struct qz_course *c, struct membuf *out)
     attr(w, "type", "imsqti_test_xmlv2p1");
     attr(w, "href", "assessmentTest.xml");
     file(w, "assessmentTest.xml");
+    files_of(w, &shown[0]);
     for (size_t i = 0; i < c->questions.n; i++) {
         char *ref = xasprintf("item-%s", c->questions.items[i]->id);
         start(w, "dependency");
@@ -201,6 +211,7 @@ static int manifest(const struct qz_course *c, struct membuf *out)
         attr(w, "type", "imsqti_item_xmlv2p1");
         attr(w, "href", href);
         file(w, href);
+        files_of(w, &shown[1 + i]);
         end(w);
         free(href);
         free(ref);
@@ -212,6 +223,14 @@ static int manifest(const struct qz_course *c, struct membuf *out)
     return rc < 0 ? -1 : 0;
 }
 
+static void free_shown(image_list *shown, size_t n, struct render *r)
+{
+    for (size_t i = 0; i < n; i++)
+        VEC_FREE(shown[i]);
+    free(shown);
+    VEC_FREE(r->used);
+}
+
 int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct emit_files *out,
                    struct diag *d)
 {
@@ -220,7 +239,10 @@ int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct 
         diag_error(d, NULL, "no quiz to package");
         return -1;
     }
-    struct render r = { .quiz = quiz, .lang = o && o->lang ? o->lang : render_lang(&(struct render){ .quiz = quiz }) };
+    /* Figures are files of the package (media/), formulas MathML inside the items. */
+    struct render r = { .quiz = quiz, .lang = o && o->lang ? o->lang : render_lang(&(struct render){ .quiz = quiz }),
+                        .course = c, .images = RENDER_IMG_PACKAGE, .mathml = true, .base = "../" };
+    image_list *shown = xcalloc(c->questions.n + 1, sizeof *shown);
     bool shuffle = quiz->shuffle == SHUFFLE_CHOICES || quiz->shuffle == SHUFFLE_ALL;
     struct emit_files fs = { 0 };
     struct membuf buf = { 0 };
@@ -235,27 +257,39 @@ int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct 
         if (r.dropped > dropped)
             diag_warning(d, &at, "question '%s': %zu characters that XML 1.0 cannot carry were left out",
                          q->id, r.dropped - dropped);
+        shown[1 + i] = r.used;
+        r.used = (image_list){ 0 };
         char *path = qti_item_path(q);
         emit_files_add(&fs, path, buf.data, buf.len);
         free(path);
         membuf_free(&buf);
     }
+    r.base = "";
     if (test_doc(&r, c, &buf) < 0) {
         diag_error(d, NULL, "cannot write the QTI assessmentTest");
         goto fail;
     }
     emit_files_add(&fs, "assessmentTest.xml", buf.data, buf.len);
     membuf_free(&buf);
-    if (manifest(c, &buf) < 0) {
+    shown[0] = r.used;
+    r.used = (image_list){ 0 };
+    for (size_t i = 0; i < c->media.images.n; i++) {
+        const struct qz_image *im = &c->media.images.items[i];
+        if (im->bytes)
+            emit_files_add(&fs, im->name, im->bytes, im->len);
+    }
+    if (manifest(c, shown, &buf) < 0) {
         diag_error(d, NULL, "cannot write the QTI package's manifest");
         goto fail;
     }
     emit_files_add(&fs, "imsmanifest.xml", buf.data, buf.len);
     membuf_free(&buf);
     emit_files_move(out, &fs);
+    free_shown(shown, c->questions.n + 1, &r);
     return 0;
 fail:
     membuf_free(&buf);
     emit_files_free(&fs);
+    free_shown(shown, c->questions.n + 1, &r);
     return -1;
 }

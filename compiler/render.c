@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lab_text.h"
+#include "media.h"
 #include "render.h"
 #include "render_runs.h"
 #include "scorm.h"
@@ -28,11 +29,64 @@ static const char *const span_tag[] = {
     [MD_CODE] = "code", [MD_EM] = "em", [MD_STRONG] = "strong",
 };
 
+/* An image as the format carries it (enum render_images). */
+static void render_image(struct render *r, struct membuf *b, const struct md_span *s)
+{
+    const struct qz_image *im = r->course ? media_image(r->course, s->text) : NULL;
+    if (r->images == RENDER_IMG_ALT || !im || !im->bytes) {
+        if (r->warn && r->images == RENDER_IMG_ALT) {
+            char *needle = xasprintf("](%s)", s->text);
+            struct src_loc at = r->at ? media_locate(&r->at->loc, needle, 2, strlen(s->text)) : (struct src_loc){ 0 };
+            free(needle);
+            diag_warning(r->warn, r->at ? &at : NULL,
+                         "image '%s' cannot travel in this format: its alt text is written in its place", s->text);
+        }
+        put(b, "[");
+        render_escaped(r, b, s->alt);
+        put(b, "]");
+        return;
+    }
+    put(b, "<img src=\"");
+    if (r->images == RENDER_IMG_PLUGINFILE) {
+        put(b, "@@PLUGINFILE@@/");
+        put(b, im->name + strlen("media/"));
+    } else {
+        put(b, r->base ? r->base : "");
+        put(b, im->name);
+    }
+    put(b, "\" alt=\"");
+    render_escaped(r, b, s->alt);
+    put(b, "\"/>");
+    size_t k = 0;
+    while (k < r->used.n && r->used.items[k] != im)
+        k++;
+    if (k == r->used.n)
+        VEC_PUSH(r->used, im);
+}
+
+/* A formula: MathML, or its TeX in the delimiters MathJax reads. */
+static void render_formula(struct render *r, struct membuf *b, const struct md_span *s)
+{
+    bool display = s->kind == MD_DMATH;
+    const struct qz_formula *f = r->course ? media_formula(r->course, s->text, display) : NULL;
+    if (r->mathml && f && f->mathml) {
+        put(b, f->mathml);
+        return;
+    }
+    put(b, display ? "\\[" : "\\(");
+    render_escaped(r, b, s->text);
+    put(b, display ? "\\]" : "\\)");
+}
+
 static void render_spans(struct render *r, struct membuf *b, const struct md_block *blk)
 {
     for (size_t i = 0; i < blk->spans.n; i++) {
         const struct md_span *s = &blk->spans.items[i];
-        if (s->kind == MD_BREAK) {
+        if (s->kind == MD_IMAGE) {
+            render_image(r, b, s);
+        } else if (s->kind == MD_MATH || s->kind == MD_DMATH) {
+            render_formula(r, b, s);
+        } else if (s->kind == MD_BREAK) {
             put(b, "<br/>");
         } else if (s->kind == MD_PLAIN) {
             render_escaped(r, b, s->text);
@@ -110,7 +164,9 @@ static void render_tr(struct render *r, struct membuf *b, const struct ast_tr *t
         return;
     struct md_doc doc = { 0 };
     md_parse(tr->raw, &doc);
+    r->at = tr;
     render_md(r, b, &doc);
+    r->at = NULL;
     md_doc_clear(&doc);
 }
 
@@ -140,7 +196,9 @@ static void block_tr(struct render *r, struct membuf *b, const struct ast_tr *tr
     bool inline_one = doc.blocks.n == 1 && doc.blocks.items[0].kind == MD_PARAGRAPH;
     if (inline_one)
         put(b, "<p>");
+    r->at = tr;
     render_md(r, b, &doc);
+    r->at = NULL;
     if (inline_one)
         put(b, "</p>");
     md_doc_clear(&doc);

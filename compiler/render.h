@@ -15,8 +15,27 @@
 
 #include "emit.h"
 
+/* How a format carries an image (![alt](path)). */
+enum render_images {
+    RENDER_IMG_ALT,         /* it cannot: the alt text in its place (GIFT), warned about when warn is set */
+    RENDER_IMG_PLUGINFILE,  /* <img src="@@PLUGINFILE@@/NAME">, the file embedded beside the text (Moodle XML) */
+    RENDER_IMG_PACKAGE,     /* <img src="media/NAME">, the file in the package (QTI) */
+};
+
 struct render {
     const struct ast_quiz *quiz;
+    /* The course's figures and formulas (media.h); NULL: alt texts and TeX only. */
+    const struct qz_course *course;
+    enum render_images images;
+    const char *base;               /* RENDER_IMG_PACKAGE: the way from the document to the package's root ("../") */
+    /*
+     * Formulas as MathML (QTI), else as their TeX between \( \) or \[ \],
+     * the delimiters MathJax (Moodle's TeX filter) reads.
+     */
+    bool mathml;
+    struct diag *warn;              /* RENDER_IMG_ALT: a warning at each image, when set */
+    const struct ast_tr *at;        /* the translation being rendered (where the warnings point) */
+    struct render_used { const struct qz_image **items; size_t n, cap; } used;  /* images rendered since the caller last emptied it, once each */
     /*
      * The one language to write, or NULL: every language the quiz declares,
      * each in Moodle's multi-language spans

@@ -41,8 +41,10 @@ char *scorm_plain_text(const struct ast_text *t, const char *lang)
                 append_clean(&b, blk->code);
                 continue;
             }
-            for (size_t k = 0; k < blk->spans.n; k++)
-                append_clean(&b, blk->spans.items[k].kind == MD_BREAK ? " " : blk->spans.items[k].text);
+            for (size_t k = 0; k < blk->spans.n; k++) {
+                const struct md_span *s = &blk->spans.items[k];
+                append_clean(&b, s->kind == MD_BREAK ? " " : s->kind == MD_IMAGE ? s->alt : s->text);
+            }
         }
         md_doc_clear(&doc);
     }

@@ -42,11 +42,15 @@ enum md_span_kind {
     MD_EM,          /* *emphasis* */
     MD_STRONG,      /* **strong** */
     MD_BREAK,       /* a line break inside a paragraph; text is NULL */
+    MD_IMAGE,       /* ![alt](path): text is the path as written, alt the alt text */
+    MD_MATH,        /* \( TeX \): text is the TeX */
+    MD_DMATH,       /* \[ TeX \]: text is the TeX, displayed */
 };
 
 struct md_span {
     enum md_span_kind kind;
     const char *text;   /* UTF-8, unescaped; NULL for MD_BREAK */
+    const char *alt;    /* MD_IMAGE: the alt text; NULL for every other kind */
 };
 
 enum md_block_kind {

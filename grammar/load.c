@@ -199,5 +199,17 @@ void qz_course_free(struct qz_course *c)
     ast_file_free(c->root);
     for (size_t i = 0; i < c->labs.n; i++) ast_labdef_free(c->labs.items[i]);
     VEC_FREE(c->labs);
+    for (size_t i = 0; i < c->media.images.n; i++) {
+        struct qz_image *im = &c->media.images.items[i];
+        free(im->path);
+        free(im->name);
+        free(im->bytes);
+    }
+    VEC_FREE(c->media.images);
+    for (size_t i = 0; i < c->media.formulas.n; i++) {
+        free(c->media.formulas.items[i].tex);
+        free(c->media.formulas.items[i].mathml);
+    }
+    VEC_FREE(c->media.formulas);
     free(c);
 }

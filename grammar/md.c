@@ -6,6 +6,8 @@
  *   ```info         a fenced code block, lines verbatim, up to a closing ```
  *   `code`          inline code (a run of n backticks closes with n backticks)
  *   **strong**      *emphasis*
+ *   ![alt](path)    an image: a PNG, JPEG or SVG file, path relative to the quiz
+ *   \( TeX \)       inline math, \[ TeX \] displayed; both end on the line they start
  *
  * A marker without its partner, or whose content starts or ends with a space
  * (2 * 3 * 4), is literal text.  Spans do not nest: the output is meant to be
@@ -32,6 +34,11 @@ static bool fence(const char *s, size_t n, const char **rest, size_t *rn)
     *rest = s + i + 3;
     *rn = n - i - 3;
     return true;
+}
+
+static bool space(char c)
+{
+    return c == ' ' || c == '\t';
 }
 
 /* s[0..n) and a NUL in the doc's pool, which md_parse sized for every copy of the text. */
@@ -76,10 +83,43 @@ static void add_span(struct md_doc *d, struct md_block *b, enum md_span_kind k, 
     VEC_PUSH(b->spans, sp);
 }
 
-static bool space(char c)
+/* An image span: path and alt text, each copied into the pool. */
+static void add_image(struct md_doc *d, struct md_block *b, const char *alt, size_t an, const char *path,
+                      size_t pn)
 {
-    return c == ' ' || c == '\t';
+    struct md_span sp = { .kind = MD_IMAGE, .alt = pool_copy(d, alt, an) };
+    sp.text = pool_copy(d, path, pn);
+    VEC_PUSH(b->spans, sp);
 }
+
+/* Where s[from..n) holds the two characters close, or 0. */
+static size_t find2(const char *s, size_t n, size_t from, const char *close)
+{
+    for (size_t j = from; j + 1 < n; j++)
+        if (s[j] == close[0] && s[j + 1] == close[1]) return j;
+    return 0;
+}
+
+/*
+ * ![alt](path) at s[i]: its length, with the alt text and the path; 0 if
+ * the text there is not one (then it is literal).  The alt text holds no
+ * ']', the path neither ')' nor a space.
+ */
+static size_t image_at(const char *s, size_t n, size_t i, size_t *alt_end, size_t *path, size_t *path_end)
+{
+    if (i + 1 >= n || s[i + 1] != '[') return 0;
+    size_t j = i + 2;
+    while (j < n && s[j] != ']') j++;
+    if (j + 1 >= n || s[j + 1] != '(') return 0;
+    *alt_end = j;
+    *path = j + 2;
+    size_t k = j + 2;
+    while (k < n && s[k] != ')' && !space(s[k])) k++;
+    if (k >= n || s[k] != ')' || k == *path) return 0;
+    *path_end = k;
+    return k + 1 - i;
+}
+
 
 /*
  * The end of the delimiter `mark` (length m) closing a span that opens at
@@ -141,8 +181,25 @@ static void inline_line(struct md_doc *d, struct md_block *b, const char *s, siz
             }
             continue;
         }
+        size_t alt_end, path, path_end, len;
+        if (s[i] == '!' && (len = image_at(s, n, i, &alt_end, &path, &path_end))) {
+            add_span(d, b, MD_PLAIN, s + plain, i - plain);
+            add_image(d, b, s + i + 2, alt_end - i - 2, s + path, path_end - path);
+            i = plain = i + len;
+            continue;
+        }
+        if (s[i] == '\\' && i + 1 < n && (s[i + 1] == '(' || s[i + 1] == '[')) {
+            bool display = s[i + 1] == '[';
+            size_t close = find2(s, n, i + 2, display ? "\\]" : "\\)");
+            if (close) {
+                add_span(d, b, MD_PLAIN, s + plain, i - plain);
+                add_span(d, b, display ? MD_DMATH : MD_MATH, s + i + 2, close - i - 2);
+                i = plain = close + 2;
+                continue;
+            }
+        }
         /* On to the next marker; the line ends at a line break or at the text's NUL. */
-        i += 1 + strcspn(s + i + 1, "`*\n");
+        i += 1 + strcspn(s + i + 1, "`*\n!\\");
         if (i > n) i = n;
     }
     add_span(d, b, MD_PLAIN, s + plain, n - plain);
@@ -158,7 +215,7 @@ void md_parse(const char *raw, struct md_doc *d)
      * plain span.  One strcspn finds that out, instead of the loops below
      * looking at every byte three times.
      */
-    size_t n = strcspn(raw, "\n`*"), i = 0;
+    size_t n = strcspn(raw, "\n`*!\\"), i = 0;
     if (raw[n] == '\0') {
         if (!blank_line(raw, n)) {
             /* The span is raw itself: no copy of the text a second time. */

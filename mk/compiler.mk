@@ -6,6 +6,21 @@
 
 QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c compiler/runs_judge.c
 
+# Figures and formulas (compiler/media.h): images checked and hashed (Nettle,
+# libxml2), TeX made MathML by Temml under Node.js.  Temml's script, from
+# node_modules at the version package-lock.json pins, is compiled into quizc
+# with the driver that calls it (the table math_res), as the player is.
+MATH_FILES := node_modules/temml/dist/temml.min.js compiler/math/tex2mml.js
+MATH_GEN   := $(BUILD)/gen/math_res.c
+MEDIA_SRCS := compiler/media.c compiler/image_check.c compiler/texmml.c $(MATH_GEN)
+NETTLE_LIBS := $(call pkg_libs,nettle,-lnettle)
+QUIZC_SRCS += $(MEDIA_SRCS)
+LDLIBS     += $(NETTLE_LIBS) $(XML_LIBS)
+
+$(MATH_GEN): $(BUILD)/tools/embed $(MATH_FILES) mk/compiler.mk
+	@mkdir -p $(@D)
+	$(BUILD)/tools/embed --table math_res $@ $(foreach f,$(MATH_FILES),$(notdir $(f))=$(f))
+
 
 all: $(BUILD)/quizc
 
@@ -20,9 +35,18 @@ $(BUILD)/quizc: $$(call obj,$$(QUIZC_SRCS)) $$(LIBQZ)
 $(eval $(call criterion_test,test_check,tests/compiler/test_check.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_labs,tests/compiler/test_labs.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_xw,tests/compiler/test_xw.c compiler/xw.c compiler/emit.c,$(LIBQZ)))
-$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c,$(LIBQZ),$(XML_LIBS)))
+$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c $(MEDIA_SRCS),$(LIBQZ),$(XML_LIBS)))
 $(eval $(call criterion_test,test_output,tests/compiler/test_output.c compiler/output.c compiler/emit.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_cli,tests/compiler/test_cli.c grammar/util.c,,))
+
+# Figures and formulas through quizc of this build (tests/compiler/media.sh).
+$(BUILD)/tests/media.sh: mk/compiler.mk | $(BUILD)/quizc
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nexec tests/compiler/media.sh %s\n' $(BUILD) > $@
+	@chmod +x $@
+
+CHECK_STEPS += $(BUILD)/tests/media.sh
+check: $(BUILD)/tests/media.sh
 
 # The CLI test runs the quizc of this build.
 $(call obj,tests/compiler/test_cli.c): CPPFLAGS += -DQUIZC_BIN='"$(BUILD)/quizc"'

@@ -277,6 +277,8 @@
       b.p.forEach(function (s) {
         if (s[0] === 'br') p.appendChild(el('br'));
         else if (own(SPAN_TAGS, s[0])) p.appendChild(el(SPAN_TAGS[s[0]], null, s[1]));
+        else if (s[0] === 'img') p.appendChild(Object.assign(el('img', 'figure'), { src: s[1], alt: s[2] }));
+        else if ((s[0] === 'math' || s[0] === 'dmath') && window.QzMath) p.appendChild(window.QzMath.render(s[1], s[0] === 'dmath'));
         else p.appendChild(document.createTextNode(s[1]));
       });
       parent.appendChild(p);
@@ -288,7 +290,7 @@
     var doc = localized(text);
     if (!doc) return '';
     return doc.map(function (b) {
-      return b.code !== undefined ? b.code : b.p.map(function (s) { return s[0] === 'br' ? ' ' : s[1]; }).join('');
+      return b.code !== undefined ? b.code : b.p.map(function (s) { return s[0] === 'br' ? ' ' : s[s[0] === 'img' ? 2 : 1]; }).join('');
     }).join(' ');
   }
 

@@ -17,6 +17,7 @@ rm -rf "$OUT" && mkdir -p "$QUIZC_QTI" || exit 1
 "$QUIZC" tests/scorm/data/partial.qz --format qti21 --dir "$QUIZC_QTI/partial" 2>/dev/null || fail "quizc could not package partial.qz"
 "$QUIZC" quizzes/paralelisme.qz --format qti21 --lang en --dir "$QUIZC_QTI/seed" 2>/dev/null || fail "quizc could not package the seed quiz"
 "$QUIZC" quizzes/paralelisme-lanjut.qz --format qti21 --lang en --dir "$QUIZC_QTI/lanjut" 2>/dev/null || fail "quizc could not package the second shipped quiz"
+"$QUIZC" tests/data/media/figures.qz --format qti21 --lang en --dir "$QUIZC_QTI/figures" 2>/dev/null || fail "quizc could not package figures.qz"
 # The grading table's quizzes (tests/data/grading.json), each as grading-N in the table's order.
 n=0
 for q in $(node -e 'for (const e of require("./tests/formats/grading-table").load()) console.log(e.quiz)') ; do

@@ -5,7 +5,8 @@
 //
 //   QUIZC_QTI   folder of unpacked QTI packages: kinds (every question kind),
 //               seed (the seed quiz, in English), lanjut (the second shipped quiz, in English),
-//               grading-N (the N-th quiz of the grading table, tests/data/grading.json)
+//               grading-N (the N-th quiz of the grading table, tests/data/grading.json),
+//               figures (tests/data/media/figures.qz, in English: MathML and figures)
 'use strict';
 
 const { test, before, after } = require('node:test');
@@ -161,4 +162,38 @@ grading.load().forEach((entry, n) => {
     assert.deepEqual(wrong, [], wrong.join('\n'));
     assert.deepEqual(page.errors, []);
   });
+});
+
+test('formulas are MathML the player shows, figures are <img> with their alt text', async () => {
+  const src = fs.readFileSync(path.join(PKGS, 'figures', 'items', 'split.xml'), 'utf8');
+  assert.ok(/<math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML"/.test(src), 'the item holds MathML');
+  await show('figures', 'split');
+  // qti-components copies the item into the page element by element by local name
+  // (its htmlDoc()), so the formulas arrive as <math> elements without MathML's
+  // namespace: the player shows their characters in order, not typeset; a player
+  // that keeps the namespace (TAO, a browser) draws them as math.
+  const seen = await page.evaluate(() => {
+    const item = document.querySelector('qti-assessment-item');
+    const maths = [...item.querySelectorAll('*')].filter((e) => e.localName === 'math');
+    const text = item.innerText;
+    return {
+      maths: maths.length,
+      shown: maths.filter((m) => m.getBoundingClientRect().width > 0).length,
+      subs: maths.filter((m) => [...m.querySelectorAll('*')].some((e) => e.localName === 'msub')).length,
+      first: maths.length ? maths[0].textContent : '',
+      raw: ['\\(', '\\[', 'A_i', 'begin{bmatrix}'].filter((r) => text.includes(r)),
+      imgs: [...item.querySelectorAll('img')].map((i) => ({ src: i.getAttribute('src'), alt: i.alt })),
+    };
+  });
+  // The prompt's displayed formula, and the choices' 2 + 1.
+  assert.equal(seen.maths, 4, `${seen.maths} MathML formulas in the player`);
+  assert.equal(seen.shown, seen.maths, 'every formula takes room on the page');
+  assert.equal(seen.subs, 3, 'A_1, A_2 and A_i as <msub>');
+  assert.equal(seen.first.replace(/\s+/g, ''), 'Y=X[A1A2]', 'the displayed formula\'s characters');
+  assert.deepEqual(seen.raw, [], 'no raw TeX on the page');
+  // The player puts the item's folder before a relative src (none here: the item is shown from a string).
+  assert.equal(seen.imgs.length, 2, 'the prompt\'s figure and the one of a choice\'s feedback');
+  assert.equal(seen.imgs[1].alt, 'A bar');
+  assert.match(seen.imgs[0].src, /(^|\/)\.\.\/media\/split\.svg$/);
+  assert.equal(seen.imgs[0].alt, 'Two blocks, A1 and A2, side by side');
 });

@@ -5,7 +5,7 @@
 # recorded runs from BUILD/labrun; labrun-web.test.js with every lab line run in
 # the page against BUILD/labrun; grading.test.js with the grading table,
 # tests/data/grading.json; idview.test.js with the shipped quizzes in
-# Indonesian; formats.test.js and claims.test.js check
+# Indonesian; media.test.js with figures and formulas; formats.test.js and claims.test.js check
 # scorm.js's formats and claims.js without a browser), with node's test runner.
 # Prints "browser: N passed, N failed" for scripts/run-tests.sh.
 set -u
@@ -44,6 +44,8 @@ pack names12 $D/names.qz
 pack names2004 $D/names.qz --scorm 2004
 pack partial12 $D/partial.qz
 pack partial2004 $D/partial.qz --scorm 2004
+pack figures12 tests/data/media/figures.qz
+pack nomath12 tests/data/media/nomath.qz
 # The grading table's quizzes (tests/data/grading.json, grading.test.js), each as grading-N-12 and -2004.
 n=0
 for q in $(node -e 'for (const e of require("./tests/formats/grading-table").load()) console.log(e.quiz)'); do
@@ -68,7 +70,7 @@ for fb in immediate on-submit never; do
 done
 
 log=$OUT/node-test.log
-{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/command.test.js tests/browser/rerender.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js tests/browser/labrun-web.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
+{ node --test --test-reporter=tap tests/browser/formats.test.js tests/browser/claims.test.js tests/browser/player.test.js tests/browser/labtext.test.js tests/browser/idview.test.js tests/browser/field.test.js tests/browser/command.test.js tests/browser/rerender.test.js tests/browser/names.test.js tests/browser/runs.test.js tests/browser/grading.test.js tests/browser/labrun-web.test.js tests/browser/media.test.js; echo $? > "$OUT/node-test.rc"; } 2>&1 | tee "$log"
 rc=$(cat "$OUT/node-test.rc")
 pass=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 failn=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)

@@ -1,6 +1,6 @@
 // server.js — a small LMS for the browser tests, on 127.0.0.1.
 //
-//   /pkg/NAME/...          the unpacked package NAME (a folder under the packages root)
+//   /pkg/NAME/...          the unpacked package NAME (a folder under the packages root; its figures under media/)
 //   /lib/scorm12.js ...    scorm-again's run-time API builds
 //   /lms/12/NAME, /lms/2004/NAME
 //                          the host page: creates window.API (1.2) or window.API_1484_11
@@ -20,7 +20,7 @@ const vm = require('node:vm');
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.xml': 'application/xml', '.json': 'application/json',
-  '.png': 'image/png',
+  '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
 const SCORM_AGAIN = path.join(__dirname, '..', '..', 'node_modules', 'scorm-again', 'dist');
@@ -85,7 +85,7 @@ function serve(pkgRoot) {
     }
     let file = null;
     if ((m = url.pathname.match(/^\/lib\/(scorm12\.js|scorm2004\.js)$/))) file = path.join(SCORM_AGAIN, m[1]);
-    else if ((m = url.pathname.match(/^\/pkg\/([\w-]+)\/([\w.-]+)$/))) file = path.join(pkgRoot, m[1], m[2]);
+    else if ((m = url.pathname.match(/^\/pkg\/([\w-]+)\/((?:media\/)?[\w.-]+)$/))) file = path.join(pkgRoot, m[1], m[2]);
     if (!file || !fs.existsSync(file)) return send(404, 'text/plain', 'not found');
     send(200, TYPES[path.extname(file)] || 'application/octet-stream', fs.readFileSync(file));
   });

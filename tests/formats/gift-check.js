@@ -21,8 +21,11 @@ function check(cond, what) {
 // element per line at known places; entities are the five XML ones, HTML is CDATA.
 const unxml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
   .replace(/&apos;/g, "'").replace(/&#10;/g, '\n').replace(/&#13;/g, '\r').replace(/&amp;/g, '&');
+// A figure: Moodle XML embeds it (<img src="@@PLUGINFILE@@/NAME" alt="ALT"/>), GIFT
+// cannot and writes [ALT] in its place; that is the one way the two texts differ.
+const asInGift = (s) => s.replace(/<img src="@@PLUGINFILE@@\/[^"]*" alt="([^"]*)"\/>/g, '[$1]');
 // A <text>'s content: its CDATA sections joined (how quizc writes HTML), else its escaped text.
-const xmlText = (s) => (s.startsWith('<![CDATA[') ? s.replace(/<!\[CDATA\[([^]*?)\]\]>/g, '$1') : unxml(s));
+const xmlText = (s) => (s.startsWith('<![CDATA[') ? asInGift(s.replace(/<!\[CDATA\[([^]*?)\]\]>/g, '$1')) : unxml(s));
 const textOf = (s, el) => { const m = s.match(new RegExp(`<${el}[^>]*>\\s*<text>([^]*?)</text>`)); return m ? xmlText(m[1]) : null; };
 function moodleQuestions(xml) {
   const out = [];

@@ -144,3 +144,27 @@ Test(md, an_empty_string_has_no_blocks)
     md_parse("\n  \n", &doc);
     cr_assert_eq(doc.blocks.n, 0);
 }
+
+Test(md, images_and_formulas_become_spans)
+{
+    md_parse("See ![Two blocks](fig/split.svg): \\(a_1\\) and \\[ \\frac{1}{2} \\]!", &doc);
+    cr_assert_eq(doc.blocks.items[0].spans.n, 7);
+    assert_span(0, 0, MD_PLAIN, "See ");
+    assert_span(0, 1, MD_IMAGE, "fig/split.svg");
+    cr_assert_str_eq(span(0, 1)->alt, "Two blocks");
+    assert_span(0, 2, MD_PLAIN, ": ");
+    assert_span(0, 3, MD_MATH, "a_1");
+    assert_span(0, 4, MD_PLAIN, " and ");
+    assert_span(0, 5, MD_DMATH, " \\frac{1}{2} ");
+    assert_span(0, 6, MD_PLAIN, "!");
+}
+
+Test(md, unfinished_images_and_formulas_and_code_stay_literal)
+{
+    md_parse("Wow! ![alt](a b.png) \\( x\nnext \\) `\\(y\\)` ![x]", &doc);
+    assert_span(0, 0, MD_PLAIN, "Wow! ![alt](a b.png) \\( x");
+    assert_span(0, 1, MD_BREAK, NULL);
+    assert_span(0, 2, MD_PLAIN, "next \\) ");
+    assert_span(0, 3, MD_CODE, "\\(y\\)");
+    assert_span(0, 4, MD_PLAIN, " ![x]");
+}
