@@ -26,7 +26,8 @@ $(LABRUN): LDLIBS += $(MPI_LIBS)
 # backend, then labs under mpirun against the same labs on threads.
 MPI_TEST := $(BUILD)/tests/mpi/test_comm_mpi
 $(MPI_TEST): $(call obj,tests/mpi/test_comm_mpi.c runtime/mpi/comm_mpi.c runtime/callcheck.c \
-                     runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime/timer.c runtime/timer_real.c runtime/timer_cores.c grammar/util.c)
+                     runtime/comm.c runtime/coll.c runtime/comm_threads.c runtime/comm_threads_ar.c runtime/timer.c runtime/timer_real.c \
+                     runtime/timer_cores.c grammar/util.c)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(MPI_LIBS) $(LDLIBS)
 $(call obj,tests/mpi/test_comm_mpi.c): CPPFLAGS += $(MPI_CFLAGS) -Iruntime/mpi
