@@ -164,6 +164,7 @@ corpus=$tmp/corpus
 mkdir -p "$corpus"
 cp tests/hostile/cases/*.qz "$corpus/"
 for f in quizzes/*.qz; do cp "$f" "$corpus/quiz-$(basename "$f")"; done
+cp -r quizzes/figures "$corpus/figures"
 mk() { printf 'quiz t {\n  title "T"\n  %s\n}\n' "$2" >"$corpus/$1.qz"; }
 mk xml-char-title-escape 'intro "a\u{1}b"'
 mk xml-char-raw "$(printf 'truefalse q { prompt "x\001y" answer true }')"

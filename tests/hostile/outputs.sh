@@ -64,6 +64,7 @@ quiz_in() {
     mkdir -p "$1"
     cp -r "$root/labs" "$1/labs"
     cp "$root/quizzes/paralelisme.qz" "$1/quiz.qz"
+    cp -r "$root/quizzes/figures" "$1/figures"
     printf 'quiz small {\n    title "Small"\n    include "more.qz"\n}\n' >"$1/main.qz"
     printf 'single one {\n    prompt "One?"\n    correct "Yes"\n    wrong "No"\n}\n' >"$1/more.qz"
 }
