@@ -19,27 +19,22 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve, readQuizData } = require('./server');
 const { scorm12, scorm2004 } = require('./formats');
 const grading = require('../formats/grading-table');
 
 const PKGS = process.env.QUIZC_PACKAGES;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 let browser, srv;
 
 before(async () => {
   assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_PACKAGES names the built packages (run tests/browser/run.sh)');
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launch();
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 /* Give response r to question q in the frame; false when r is no answer at all. */

@@ -13,12 +13,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve, readQuizData } = require('./server');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const LABRUN = process.env.LABRUN;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 /* The page's one backend (runtime/web/backend_web.c), and labrun's on it. */
 const BACKEND = ['--backend', 'coop'];
 
@@ -28,16 +27,11 @@ before(async () => {
   assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_PACKAGES names the built packages (run tests/browser/run.sh)');
   assert.ok(LABRUN && fs.existsSync(LABRUN), 'LABRUN names build/labrun');
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'],
-  });
+  browser = await launch(['--allow-file-access-from-files']);
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 /* labrun's own report for a lab line: its --json, parsed. */

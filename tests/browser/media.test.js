@@ -10,11 +10,10 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve } = require('./server');
 
 const PKGS = process.env.QUIZC_PACKAGES;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
 let browser, srv;
@@ -22,15 +21,11 @@ let browser, srv;
 before(async () => {
   assert.ok(PKGS && fs.existsSync(path.join(PKGS, 'figures12')), 'QUIZC_PACKAGES holds figures12 (run tests/browser/run.sh)');
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launch();
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 async function open(name) {

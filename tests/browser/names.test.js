@@ -11,11 +11,10 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve, readQuizData } = require('./server');
 
 const PKGS = process.env.QUIZC_PACKAGES;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // The language tags of those names that have a language tag's shape; quizc refuses __proto__,
 // constructor and hasOwnProperty as tags (xml:lang cannot carry them).
 const LANGS = ['en', 'toString', 'valueOf'];
@@ -26,15 +25,11 @@ let browser, srv;
 before(async () => {
   assert.ok(PKGS && fs.existsSync(path.join(PKGS, 'names12')), 'QUIZC_PACKAGES holds names12 (run tests/browser/run.sh)');
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launch();
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 /* The package in the test LMS; page.errors collects uncaught exceptions and console errors of the package. */

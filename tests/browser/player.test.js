@@ -10,13 +10,12 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve, readQuizData } = require('./server');
 const { scorm12, scorm2004 } = require('./formats');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const ARTIFACTS = process.env.QUIZC_ARTIFACTS;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 let browser, srv;
 
@@ -24,16 +23,11 @@ before(async () => {
   assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_PACKAGES names the built packages (run tests/browser/run.sh)');
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'],
-  });
+  browser = await launch(['--allow-file-access-from-files']);
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 /* The quiz data a package carries (quiz-data.js sets window.QUIZ_DATA). */

@@ -13,22 +13,18 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve } = require('./qti-page');
 const grading = require('../formats/grading-table');
 
 const PKGS = process.env.QUIZC_QTI;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 let browser, srv, page, convert;
 
 before(async () => {
   assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_QTI names the built packages (run tests/browser/qti.sh)');
   ({ convertQti2toQti3: convert } = await import('@citolab/qti-convert/qti-convert-node'));
   srv = await serve();
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launch();
   page = await browser.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
@@ -37,8 +33,7 @@ before(async () => {
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 async function show(pkg, id) {

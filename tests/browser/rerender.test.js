@@ -14,11 +14,10 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve, readQuizData } = require('./server');
 
 const PKGS = process.env.QUIZC_PACKAGES;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const AXE = require.resolve('axe-core/axe.min.js');
 
 let browser, srv;
@@ -26,16 +25,11 @@ let browser, srv;
 before(async () => {
   assert.ok(PKGS && fs.existsSync(PKGS), 'QUIZC_PACKAGES names the built packages (run tests/browser/run.sh)');
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launch();
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
 });
 
 async function open() {

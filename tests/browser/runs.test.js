@@ -16,14 +16,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const puppeteer = require('puppeteer-core');
+const { launch, close } = require('./chromium');
 const { serve } = require('./server');
 
 const PKGS = process.env.QUIZC_PACKAGES;
 const RUNS = process.env.QUIZC_RUNS;
 const QUIZC = process.env.QUIZC || 'build/quizc';
 const ARTIFACTS = process.env.QUIZC_ARTIFACTS;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const QUIZ = 'tests/scorm/data/runs.qz';
 
 let browser, srv, tmp;
@@ -32,15 +31,11 @@ before(async () => {
   assert.ok(RUNS && fs.existsSync(path.join(RUNS, 'runs.json')), 'QUIZC_RUNS holds runs.json (run tests/browser/run.sh)');
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'runs-test-'));
   srv = await serve(PKGS);
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--allow-file-access-from-files'],
-  });
+  browser = await launch(['--allow-file-access-from-files']);
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (srv) srv.server.close();
+  await close(browser, srv);
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
