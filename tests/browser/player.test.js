@@ -504,7 +504,7 @@ test('a hostile quiz shows its markup as text and runs none of it', async () => 
     title: document.title,
   }));
   assert.equal(r.pwned, undefined);
-  assert.equal(r.scripts, 8, 'only quiz-data.js, scorm.js, ui.js, claims.js, grade.js, labbox.js, labrun-web.js and player.js');
+  assert.equal(r.scripts, 10, 'only quiz-data.js, scorm.js, ui.js, claims.js, grade.js, labbox.js, labrun-web.js, shuffle.js, morph.js and player.js');
   assert.equal(r.bad, 0);
   assert.ok(r.title.includes("<script>window.__pwned = 'title'</script>"));
   for (const s of ['<img src=x onerror="window.__pwned = \'intro\'">', '[a link](javascript:window.__pwned=\'link\')',

@@ -213,8 +213,8 @@ Test(manifest, the_package_carries_the_player_course_xml_and_quiz_data)
 {
     package(BILINGUAL, SCORM_12);
     static const char *const want[] = { "claims.js", "course.xml", "grade.js", "imsmanifest.xml", "index.html",
-                                        "labbox.js", "labrun-web.js", "player.css", "player.js", "scorm.js", "ui.js",
-                                        SCORM_DATA_FILE };
+                                        "labbox.js", "labrun-web.js", "morph.js", "player.css", "player.js", "scorm.js",
+                                        "shuffle.js", "ui.js", SCORM_DATA_FILE };
     cr_assert_eq(files.files.n, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         cr_assert_not_null(find(want[i]), "%s is in the package", want[i]);
