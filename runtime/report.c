@@ -329,16 +329,6 @@ static void print_table(const struct lab_table *t, FILE *out)
     free(w);
 }
 
-/*
- * The decimal mark of lang: Indonesian writes 0,2727, as the quizzes and
- * the player's Indonesian view do (compiler/player/ui.js, decimalMark);
- * every other language the point.
- */
-char report_decimal_mark(const char *lang)
-{
-    return lang && strcmp(lang, "id") == 0 ? ',' : '.';
-}
-
 /* v as the report prints it in lang: 12, 0.3333 (0,3333 in Indonesian), 1.200e-07. */
 void report_fmt_value(char *buf, size_t n, double v, const char *lang)
 {
@@ -348,10 +338,7 @@ void report_fmt_value(char *buf, size_t n, double v, const char *lang)
         snprintf(buf, n, "%.4f", v);
     else
         snprintf(buf, n, "%.3e", v);
-    /* printf's own mark is the C locale's point: the one point in buf is the decimal mark. */
-    char *dot = strchr(buf, '.');
-    if (dot)
-        *dot = report_decimal_mark(lang);
+    num_in_lang(buf, lang);
 }
 
 void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
