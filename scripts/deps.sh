@@ -9,7 +9,7 @@ pkgs=(
     libopenblas-dev libcriterion-dev
     openmpi-bin libopenmpi-dev
     valgrind clang libclang-rt-14-dev
-    chromium
+    chromium gettext
 )
 missing=()
 for p in "${pkgs[@]}"; do

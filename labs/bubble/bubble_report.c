@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bubble.h"
+#include "i18n.h"
 #include "util.h"
 
 /* Median of the G_COMP figure of every F (B, W) operation of every stage; 0 when there is none. */
@@ -162,6 +163,13 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
     }
 }
 
+/* x to three decimals in the run's language (0,273 in Indonesian), into buf of 32. */
+static const char *fig3(double x, char buf[32])
+{
+    snprintf(buf, 32, "%.3f", x);
+    return num_in_lang(buf, labrun_current_lang());
+}
+
 /* The per-stage table and the held-activation figures; returns whether every stage held what its order makes it hold. */
 static bool stage_table(struct lab_ctx *c, const struct bubble_cfg *cfg, const struct schedule *sc,
                         const double *all, size_t reclen, const struct replay *rp, double step_wall,
@@ -170,10 +178,10 @@ static bool stage_table(struct lab_ctx *c, const struct bubble_cfg *cfg, const s
     int p = cfg->p, m = cfg->m, nops = sc->n;
     bool split = sched_split(sc);
     struct lab_table *t = lab_table_new(c, c->dev->ops->clock
-        ? "per stage (per-operation device times measured, busy/idle replayed, wall measured)"
-        : "per stage (per-operation CPU times measured, busy/idle replayed, wall measured)",
-        split ? "stage|fwd ms|B ms|W ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB"
-              : "stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB");
+        ? _("per stage (per-operation device times measured, busy/idle replayed, wall measured)")
+        : _("per stage (per-operation CPU times measured, busy/idle replayed, wall measured)"),
+        split ? _("stage|fwd ms|B ms|W ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB")
+              : _("stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB"));
     struct schedule one;
     sched_build(&one, SCHED_1F1B, p, m, 1);
     bool ok = true;
@@ -274,29 +282,29 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     double bubble_timeline = step_wall > 0 ? 1 - busy_dev / (p * step_wall) : 0;
     double bubble = own_gpu ? bubble_timeline : rp.bubble;
 
-    struct lab_table *st = lab_table_new(c, "step", "figure|value|basis");
+    struct lab_table *st = lab_table_new(c, _("step"), _("figure|value|basis"));
     if (own_gpu)
-        lab_table_row(st, "bubble fraction|%.4f|measured: GEMM time from CUDA events on each stage's GPU, "
-                      "over the wall-clock step", bubble_timeline);
-    lab_table_row(st, "bubble fraction%s|%.4f|replayed from measured per-operation %s%s",
-                  own_gpu ? " (replayed)" : "", rp.bubble, sharers ? "GPU time" : "CPU time",
-                  link > 0 ? ", transfers costed as measured" : "");
+        lab_table_row(st, _("bubble fraction|%.4f|measured: GEMM time from CUDA events on each stage's GPU, "
+                      "over the wall-clock step"), bubble_timeline);
+    lab_table_row(st, _("bubble fraction%s|%.4f|replayed from measured per-operation %s%s"),
+                  own_gpu ? _(" (replayed)") : "", rp.bubble, sharers ? _("GPU time") : _("CPU time"),
+                  link > 0 ? _(", transfers costed as measured") : "");
     lab_table_row(st, "%s|%.4f|%s", formula_name(cfg->kind), formula,
-                  sched_split(&sc) ? "modelled: the closed form at the measured F, B, W" : "modelled");
-    lab_table_row(st, "bubble on the wall clock|%.4f|%s%s", bubble_wall, lab_basis_name(c->timed),
-                  sharers > 1 ? " (contended: stages share one GPU)"
-                  : sharers == 0 && p > c->cores ? " (contended: ranks > cores)" : "");
+                  sched_split(&sc) ? _("modelled: the closed form at the measured F, B, W") : _("modelled"));
+    lab_table_row(st, _("bubble on the wall clock|%.4f|%s%s"), bubble_wall, _(lab_basis_name(c->timed)),
+                  sharers > 1 ? _(" (contended: stages share one GPU)")
+                  : sharers == 0 && p > c->cores ? _(" (contended: ranks > cores)") : "");
     if (sched_split(&sc))
-        lab_table_row(st, "stages' cost spread (F, B, W)|%.1f%%, %.1f%%, %.1f%%|measured: (max - min) / median "
-                      "over the stages", 100 * spread[0], 100 * spread[1], 100 * spread[2]);
+        lab_table_row(st, _("stages' cost spread (F, B, W)|%.1f%%, %.1f%%, %.1f%%|measured: (max - min) / median "
+                      "over the stages"), 100 * spread[0], 100 * spread[1], 100 * spread[2]);
     else
-        lab_table_row(st, "stages' cost spread (fwd, bwd)|%.1f%%, %.1f%%|measured: (max - min) / median over "
-                      "the stages", 100 * spread[0], 100 * spread[1]);
-    lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
-    lab_table_row(st, "step on the wall clock|%.3f ms|%s", 1e3 * step_wall, lab_basis_name(c->timed));
-    lab_table_row(st, "activations held, most on one stage|%d (1F1B: %d)|measured (device accounting); "
-                  "1F1B's exact", peak_held, peak_1f1b);
-    lab_table_row(st, "messages between stages, one step|%.0f, %.0f bytes|counted by the communicator",
+        lab_table_row(st, _("stages' cost spread (fwd, bwd)|%.1f%%, %.1f%%|measured: (max - min) / median over "
+                      "the stages"), 100 * spread[0], 100 * spread[1]);
+    lab_table_row(st, _("critical path (step, replayed)|%.3f ms|replayed"), 1e3 * rp.makespan);
+    lab_table_row(st, _("step on the wall clock|%.3f ms|%s"), 1e3 * step_wall, _(lab_basis_name(c->timed)));
+    lab_table_row(st, _("activations held, most on one stage|%d (1F1B: %d)|measured (device accounting); "
+                  "1F1B's exact"), peak_held, peak_1f1b);
+    lab_table_row(st, _("messages between stages, one step|%.0f, %.0f bytes|counted by the communicator"),
                   messages, bytes_sent);
 
     bubble_metric(c, BUBBLE_M_BUBBLE_FRACTION, bubble, own_gpu ? LAB_MEASURED : LAB_REPLAYED);
@@ -315,13 +323,13 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     bubble_metric(c, BUBBLE_M_BYTES_SENT, bytes_sent, LAB_EXACT);
 
     /* ---- checks ---- */
-    lab_check(c, "schedule completes", !rp.deadlock, "%s",
-              rp.deadlock ? rp.why : "every operation's dependencies were met; no stage waited forever");
+    lab_check(c, _("schedule completes"), !rp.deadlock, "%s",
+              rp.deadlock ? rp.why : _("every operation's dependencies were met; no stage waited forever"));
     /* Each boundary between two pieces on different stages carries one activation and one gradient per micro-batch. */
     double want_msgs = p > 1 ? 2.0 * m * (p * cfg->v - 1) : 0;
     double rows = (double)cfg->b * cfg->h * sizeof(double);
-    lab_check(c, "messages per step", messages == want_msgs && bytes_sent == want_msgs * rows,
-              "%.0f messages, %.0f bytes; 2m(pv-1) = %.0f messages of b*h*8 = %.0f bytes each",
+    lab_check(c, _("messages per step"), messages == want_msgs && bytes_sent == want_msgs * rows,
+              _("%.0f messages, %.0f bytes; 2m(pv-1) = %.0f messages of b*h*8 = %.0f bytes each"),
               messages, bytes_sent, want_msgs, rows);
     size_t hh = (size_t)cfg->h * (size_t)cfg->h, P = (size_t)p * (size_t)cfg->v;
     double *ref = xmalloc(P * hh * sizeof *ref);
@@ -342,7 +350,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         }
         double err = maxref > 0 ? maxdiff / maxref : maxdiff;
         bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, err, LAB_MEASURED);
-        lab_check(c, "pipelined equals unpipelined", err <= 1e-12,
+        lab_check(c, _("pipelined equals unpipelined"), err <= 1e-12,
                   "weight gradients of all %zu pieces (%d stage%s x %d chunk%s) vs %s (fp64): max rel error %.2e "
                   "(bound 1e-12)", P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", how, err);
     }
@@ -356,11 +364,11 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     struct replay rw;
     replay_run(&sc, wcost, 0.0, &rw);
     double slack = 0.005 * rw.makespan + 50e-6;
-    lab_check(c, "wall step >= its critical path", step_wall + slack >= rw.makespan,
-              "wall step %.3f ms >= %.3f ms, the critical path of that step's own measured costs "
-              "(clock tolerance %.3f ms)", 1e3 * step_wall, 1e3 * rw.makespan, 1e3 * slack);
+    lab_check(c, _("wall step >= its critical path"), step_wall + slack >= rw.makespan,
+              _("wall step %.3f ms >= %.3f ms, the critical path of that step's own measured costs "
+              "(clock tolerance %.3f ms)"), 1e3 * step_wall, 1e3 * rw.makespan, 1e3 * slack);
     replay_free(&rw);
-    lab_check(c, "activations held", held_ok, "%s: every stage held what its order of operations makes it "
+    lab_check(c, _("activations held"), held_ok, "%s: every stage held what its order of operations makes it "
               "hold (%s); most held %d, 1F1B's most %d (p = %d, m = %d)", sched_name(cfg->kind),
               cfg->kind == SCHED_NAIVE ? "1" : cfg->kind == SCHED_GPIPE ? "m"
               : cfg->kind == SCHED_1F1B ? "min(p-s, m)" : cfg->kind == SCHED_ZBH1 ? "min(p, m), from F to W"
@@ -390,12 +398,12 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                  "it, so wall-clock busy/idle and the wall bubble are contended; the replayed figures are "
                  "what %d GPUs would show", p, p);
     else if (sharers == 0 && p > c->cores)
-        lab_note(c, "%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
-                 "wall bubble are contended; the replayed figures are what %d cores would show",
+        lab_note(c, _("%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
+                 "wall bubble are contended; the replayed figures are what %d cores would show"),
                  p, c->cores, p);
     if (cfg->kind == SCHED_NAIVE)
-        lab_note(c, "naive: no pipelining; micro-batches go one at a time through every stage and back, "
-                 "so the bubble is (p-1)/p whatever m is");
+        lab_note(c, "%s", _("naive: no pipelining; micro-batches go one at a time through every stage and back, "
+                 "so the bubble is (p-1)/p whatever m is"));
     if (cfg->kind == SCHED_INTERLEAVED)
         lab_note(c, "interleaved: each stage holds %d chunks, one hidden x hidden weight each, so the model is "
                  "%d pieces and piece q sits on stage q mod %d; every micro-batch crosses %d stage boundaries "
@@ -409,14 +417,15 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                  1e3 * price[2], 1e3 * fmin(price[2], fmin(price[0], price[1])));
 
     trace_all(c, &sc, all, reclen, &rp, wall0);
-    lab_svg_rows(c, "stage");
-    char title[200];
+    lab_svg_rows(c, _("stage"));
+    char title[200], b3[32], f3[32];
     if (cfg->kind == SCHED_INTERLEAVED)
-        snprintf(title, sizeof title, "interleaved schedule, p = %d, m = %d, v = %d: bubble %.3f %s, formula %.3f",
-                 p, m, cfg->v, bubble, own_gpu ? "measured" : "replayed", formula);
+        snprintf(title, sizeof title, _("interleaved schedule, p = %d, m = %d, v = %d: bubble %s %s, formula %s"),
+                 p, m, cfg->v, fig3(bubble, b3), _(own_gpu ? "measured" : "replayed"), fig3(formula, f3));
     else
-        snprintf(title, sizeof title, "%s schedule, p = %d, m = %d: bubble %.3f %s, formula %.3f",
-                 sched_name(cfg->kind), p, m, bubble, own_gpu ? "measured" : "replayed", formula);
+        snprintf(title, sizeof title, _("%s schedule, p = %d, m = %d: bubble %s %s, formula %s"),
+                 sched_name(cfg->kind), p, m, fig3(bubble, b3), _(own_gpu ? "measured" : "replayed"),
+                 fig3(formula, f3));
     lab_svg_view(c, S_REPLAY, title);
 
     free(ref);
