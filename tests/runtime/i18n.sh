@@ -47,5 +47,18 @@ expect_re "$tmp/en" '^  PASS  schedule completes +every operation'"'"'s dependen
 expect_re "$tmp/en" '^  bubble_formula +0\.3333  modelled  the schedule'
 if grep -qE '^(checks|metrics|notes|PASS)|  PASS  ' "$tmp/id"; then bad "English headings in labrun --lang id"; else ok; fi
 
+# The timeline picture: its title, subtitle, rows, axis and legend in the run's language.
+"$labrun" bubble "${small[@]}" --lang id --svg "$tmp/id.svg" >/dev/null 2>&1 || bad "labrun --lang id --svg failed"
+"$labrun" bubble "${small[@]}" --svg "$tmp/en.svg" >/dev/null 2>&1 || bad "labrun --svg failed"
+sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$tmp/id.svg" >"$tmp/id.labels"
+sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$tmp/en.svg" >"$tmp/en.labels"
+expect_re "$tmp/id.labels" '^jadwal gpipe, p = 2, m = 2: gelembung 0,333 diputar ulang, rumus 0,333$'
+expect_line "$tmp/id.labels" "backend cpu, 2 rank pada $(nproc) inti; waktu dalam ms"
+expect_line "$tmp/id.labels" "tahap 1"
+for w in maju mundur menganggur; do expect_line "$tmp/id.labels" "$w"; done
+if grep -qE '^(forward|backward|idle|stage [0-9])$|[0-9]\.[0-9]' "$tmp/id.labels"; then bad "English words or decimal points in the Indonesian timeline:"; cat "$tmp/id.labels"; else ok; fi
+expect_re "$tmp/en.labels" '^gpipe schedule, p = 2, m = 2: bubble 0\.333 replayed, formula 0\.333$'
+for w in forward backward idle "stage 1"; do expect_line "$tmp/en.labels" "$w"; done
+
 echo "i18n: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
