@@ -34,3 +34,6 @@ TEST_BINS += $(BUILD)/tests/runtime/i18n
 $(BUILD)/tests/runtime/i18n: tests/runtime/i18n.sh mk/i18n.mk $(LABRUN) $(LABRUN_MOS)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/runtime/i18n.sh %s "%s" %s\n' '$(LABRUN)' '$(I18N_KEYWORDS)' '$(I18N_SRCS)' > $@ && chmod +x $@
+
+# The report's test reads the Indonesian legend from the compiled catalogue.
+$(BUILD)/tests/runtime/report: | $(LABRUN_MOS)

@@ -1,8 +1,10 @@
 /*
  * report_svg.c — a timeline picture (--svg) of one event stream: one row per
  * rank, a block per event coloured by its name (forward and backward in two
- * colours, idle gaps hatched), micro-batch numbers on the blocks, a time
- * axis in milliseconds.  Written with libxml2's xmlTextWriter.
+ * colours, idle gaps hatched, waits for a CPU core cross-hatched apart),
+ * micro-batch numbers on the blocks, a time axis in milliseconds, a legend,
+ * its words in the run's language (i18n.h).  Written with libxml2's
+ * xmlTextWriter.
  */
 #include <libxml/xmlwriter.h>
 #include <math.h>
@@ -37,7 +39,15 @@ static const struct { const char *name, *fill, *label; } palette[] = {
     { "allreduce", "#b279a2", N_("all-reduce") },
     { "allgather", "#9d755d", N_("all-gather") },
     { "idle", "url(#idle)", N_("idle") },
+    /* Ready to run but without a core (more ranks than cores): not a wait for a message, so not idle's hatch. */
+    { "core wait", "url(#corewait)", N_("waiting for a CPU core") },
 };
+
+/* Whether an event is a wait (drawn the row's full height, without an outline), not work. */
+static bool is_wait(const char *name)
+{
+    return strcmp(name, "idle") == 0 || strcmp(name, "core wait") == 0;
+}
 
 /* "forward (chunk 5)" -> "forward (chunk 1)": chunks take the colour of chunk 1 or 2 by parity. */
 static const char *chunk_class(const char *name, char *buf, size_t n)
@@ -164,6 +174,24 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     attr(w, "stroke-width", "2");
     xmlTextWriterEndElement(w);
     xmlTextWriterEndElement(w);
+    /* The cross-hatch that marks time a rank waited for a core: warm, so it reads apart from idle's grey. */
+    xmlTextWriterStartElement(w, BAD_CAST "pattern");
+    attr(w, "id", "corewait");
+    attr(w, "patternUnits", "userSpaceOnUse");
+    attr(w, "width", "6");
+    attr(w, "height", "6");
+    rect(w, 0, 0, 6, 6, "#fde0c5", NULL);
+    for (int k = 0; k < 2; k++) {
+        xmlTextWriterStartElement(w, BAD_CAST "line");
+        attr(w, "x1", "%d", k ? 6 : 0);
+        attr(w, "y1", "0");
+        attr(w, "x2", "%d", k ? 0 : 6);
+        attr(w, "y2", "6");
+        attr(w, "stroke", "#d6604d");
+        attr(w, "stroke-width", "1");
+        xmlTextWriterEndElement(w);
+    }
+    xmlTextWriterEndElement(w);
     xmlTextWriterEndElement(w);
 
     rect(w, 0, 0, width, height, "#ffffff", NULL);
@@ -191,7 +219,7 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
             continue;
         double x = LEFT + (e->ts_us - t0) * scale, wd = e->dur_us * scale;
         double y = TOP + e->rank * (ROW_H + ROW_GAP);
-        bool idle = strcmp(e->name, "idle") == 0;
+        bool idle = is_wait(e->name);
         rect(w, x, y + (idle ? 0 : 2), wd, ROW_H - (idle ? 0 : 4), fill_of(e->name),
              idle ? NULL : "#ffffff");
         if (e->mb >= 0 && wd >= 11) {

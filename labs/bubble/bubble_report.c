@@ -142,7 +142,19 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
             const struct sched_op *op = sched_op(sc, s, j);
             double tin = g[G_TIN] * 1e6 + off, tcomp = g[G_TCOMP] * 1e6 + off;
             trace_event(c, s, S_COMPUTE, "idle", prev, tin, -1);
-            trace_event(c, s, S_COMPUTE, op_name(sc, op, name, sizeof name), tin, tcomp, op->mb);
+            /*
+             * With more stages than cores, an operation's wall span beyond its
+             * own cost (the median CPU or device time of the turn-taking steps)
+             * is time its rank was ready, its input there, but had no core:
+             * marked as a wait for a core, not as work or a wait for a message.
+             * Its length is measured; its place within the span is not, so it
+             * is drawn first.
+             */
+            double own = g[G_COMP] * 1e6, work0 = tin;
+            if (!virt && sc->p > c->cores && tcomp - tin > own)
+                work0 = tcomp - own;
+            trace_event(c, s, S_COMPUTE, "core wait", tin, work0, -1);
+            trace_event(c, s, S_COMPUTE, op_name(sc, op, name, sizeof name), work0, tcomp, op->mb);
             if (op_receives(sc, s, op))
                 trace_event(c, s, S_COMM, "recv", g[G_T0] * 1e6 + off, tin, op->mb);
             if (op_sends(sc, s, op))
