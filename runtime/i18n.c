@@ -15,6 +15,7 @@
 #define LABRUN_LOCALEDIR "/usr/local/share/locale"
 #endif
 
+#if !defined(LABRUN_NO_GETTEXT) && !defined(__EMSCRIPTEN__)
 static const char *current = "en";
 
 const char *labrun_current_lang(void)
@@ -22,13 +23,6 @@ const char *labrun_current_lang(void)
     return current;
 }
 
-#if defined(LABRUN_NO_GETTEXT) || defined(__EMSCRIPTEN__)
-void labrun_lang(const char *lang)
-{
-    if (lang)
-        current = lang;
-}
-#else
 /* The folder that holds lang's labrun.mo: build/locale beside a built labrun, else the installed one. */
 static char *locale_dir(const char *lang)
 {

@@ -24,6 +24,18 @@
 /* A message marked for the catalogue but translated where it is shown (a table of words). */
 #define N_(msgid) msgid
 
+#if defined(LABRUN_NO_GETTEXT) || defined(__EMSCRIPTEN__)
+/* No catalogue (the WebAssembly build compiles no i18n.c): English, whatever is asked. */
+static inline void labrun_lang(const char *lang)
+{
+    (void)lang;
+}
+
+static inline const char *labrun_current_lang(void)
+{
+    return "en";
+}
+#else
 /*
  * Choose lang ("en", "id") for every _() after it: the catalogue beside the
  * program (build/locale, from `make`), else the installed one
@@ -35,5 +47,6 @@ void labrun_lang(const char *lang);
 
 /* The language labrun_lang chose ("en" before it), for numbers a lab writes into its words. */
 const char *labrun_current_lang(void);
+#endif
 
 #endif

@@ -4,12 +4,12 @@
 set -eu
 cd "$(dirname "$0")/.."
 pkgs=(
-    build-essential pkg-config flex bison
+    build-essential pkg-config flex bison gettext
     libxml2-dev libxml2-utils libzip-dev zipcmp unzip libjansson-dev
     libopenblas-dev libcriterion-dev
     openmpi-bin libopenmpi-dev
     valgrind clang libclang-rt-14-dev
-    chromium gettext
+    chromium
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,5 +1,5 @@
 /*
- * test_util.c — the one way numbers are written (fmt_number, num_in_lang), and reading a
+ * test_util.c — the one way numbers are written (fmt_number), and reading a
  * file whole (read_file).
  */
 #include <criterion/criterion.h>
