@@ -4,11 +4,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 pkgs=(
-    build-essential pkg-config flex bison gettext
+    build-essential pkg-config flex bison
     libxml2-dev libxml2-utils libzip-dev zipcmp unzip libjansson-dev
     libopenblas-dev libcriterion-dev
     openmpi-bin libopenmpi-dev
-    valgrind clang libclang-rt-14-dev
+    valgrind clang libclang-rt-14-dev gettext
     chromium
 )
 missing=()
