@@ -295,18 +295,18 @@ void lab_report_finish(struct lab_report *r)
 /* ---- the readable report ---- */
 
 /*
- * A cell as the table shows it in lang: each decimal point between two
- * digits (0.2727, 29.4%, 0.016 ms) takes lang's decimal mark; words stay.
+ * A lab's text (a table's cell, a check's detail, a note) as the report
+ * shows it in lang: each decimal point between two digits (0.2727, 29.4%,
+ * 0.016 ms) takes lang's decimal mark; words stay.  A new string.
  */
-static const char *cell_in(const char *s, const char *lang, char *buf, size_t n)
+static char *text_in(const char *s, const char *lang)
 {
-    if (num_decimal_mark(lang) == '.' || !strchr(s, '.') || strlen(s) >= n)
-        return s;
-    snprintf(buf, n, "%s", s);
-    for (char *p = buf + 1; *p; p++)
+    char *t = xstrdup(s);
+    char mark = num_decimal_mark(lang);
+    for (char *p = t + (*t != '\0'); mark != '.' && *p; p++)
         if (*p == '.' && p[-1] >= '0' && p[-1] <= '9' && p[1] >= '0' && p[1] <= '9')
-            *p = num_decimal_mark(lang);
-    return buf;
+            *p = mark;
+    return t;
 }
 
 static void print_table(const struct lab_table *t, const char *lang, FILE *out)
@@ -326,13 +326,13 @@ static void print_table(const struct lab_table *t, const char *lang, FILE *out)
     for (int line = -1; line < (int)t->rows; line++) {
         fputs("  ", out);
         for (size_t c = 0; c < nc; c++) {
-            char num[256];
-            const char *s = line < 0 ? t->cols.items[c] : cell_in(t->cells.items[(size_t)line * nc + c], lang, num, sizeof num);
+            char *s = text_in(line < 0 ? t->cols.items[c] : t->cells.items[(size_t)line * nc + c], lang);
             int pad = w[c] - utf8_width(s, strlen(s));
             if (c == 0)
                 fprintf(out, "%s%*s", s, pad, "");
             else
                 fprintf(out, "  %*s%s", pad, "", s);
+            free(s);
         }
         fputc('\n', out);
         if (line < 0) {
@@ -420,13 +420,18 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
         fprintf(out, "\n%s\n", _("checks"));
         for (size_t i = 0; i < r->checks.n; i++) {
             const struct report_check *k = &r->checks.items[i];
-            fprintf(out, "  %s  %-34s %s\n", k->pass ? _("PASS") : _("FAIL"), k->name, k->detail);
+            char *detail = text_in(k->detail, lang);
+            fprintf(out, "  %s  %-34s %s\n", k->pass ? _("PASS") : _("FAIL"), k->name, detail);
+            free(detail);
         }
     }
     if (r->notes.n) {
         fprintf(out, "\n%s\n", _("notes"));
-        for (size_t i = 0; i < r->notes.n; i++)
-            fprintf(out, "  %s\n", r->notes.items[i]);
+        for (size_t i = 0; i < r->notes.n; i++) {
+            char *note = text_in(r->notes.items[i], lang);
+            fprintf(out, "  %s\n", note);
+            free(note);
+        }
     }
 }
 

@@ -380,19 +380,19 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
               _("wall step %.3f ms >= %.3f ms, the critical path of that step's own measured costs "
               "(clock tolerance %.3f ms)"), 1e3 * step_wall, 1e3 * rw.makespan, 1e3 * slack);
     replay_free(&rw);
-    lab_check(c, _("activations held"), held_ok, "%s: every stage held what its order of operations makes it "
-              "hold (%s); most held %d, 1F1B's most %d (p = %d, m = %d)", sched_name(cfg->kind),
+    lab_check(c, _("activations held"), held_ok, _("%s: every stage held what its order of operations makes it "
+              "hold (%s); most held %d, 1F1B's most %d (p = %d, m = %d)"), sched_name(cfg->kind),
               cfg->kind == SCHED_NAIVE ? "1" : cfg->kind == SCHED_GPIPE ? "m"
-              : cfg->kind == SCHED_1F1B ? "min(p-s, m)" : cfg->kind == SCHED_ZBH1 ? "min(p, m), from F to W"
-              : "one per chunk and micro-batch, from F to B", peak_held, peak_1f1b, p, m);
+              : cfg->kind == SCHED_1F1B ? "min(p-s, m)" : cfg->kind == SCHED_ZBH1 ? _("min(p, m), from F to W")
+              : _("one per chunk and micro-batch, from F to B"), peak_held, peak_1f1b, p, m);
 
     /* ---- notes ---- */
     const char *clock = c->dev->ops->clock ? "device time" : "thread CPU time";
     if (own_gpu)
-        lab_note(c, "Each stage has a GPU of its own, so nothing contends: the "
+        lab_note(c, "%s", _("Each stage has a GPU of its own, so nothing contends: the "
                  "bubble is measured on the last wall-clock step, each stage's busy time being its GEMMs' "
                  "time from CUDA events on its stream; the replay beside it prices the operations as "
-                 "below");
+                 "below"));
     lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
              "competed for a %s; a forward (or backward) costs the median over the stages of the lower "
@@ -406,9 +406,9 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                       : "transfers taking no time (modelled, as in the formula; the copies send/recv cost "
                         "here are in the copy column)");
     if (sharers > 1)
-        lab_note(c, "%d stages share one GPU, each as its own CUDA stream: their GEMMs and copies contend for "
+        lab_note(c, _("%d stages share one GPU, each as its own CUDA stream: their GEMMs and copies contend for "
                  "it, so wall-clock busy/idle and the wall bubble are contended; the replayed figures are "
-                 "what %d GPUs would show", p, p);
+                 "what %d GPUs would show"), p, p);
     else if (sharers == 0 && p > c->cores)
         lab_note(c, _("%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
                  "wall bubble are contended; the replayed figures are what %d cores would show"),
@@ -417,15 +417,15 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         lab_note(c, "%s", _("naive: no pipelining; micro-batches go one at a time through every stage and back, "
                  "so the bubble is (p-1)/p whatever m is"));
     if (cfg->kind == SCHED_INTERLEAVED)
-        lab_note(c, "interleaved: each stage holds %d chunks, one hidden x hidden weight each, so the model is "
+        lab_note(c, _("interleaved: each stage holds %d chunks, one hidden x hidden weight each, so the model is "
                  "%d pieces and piece q sits on stage q mod %d; every micro-batch crosses %d stage boundaries "
-                 "each way instead of %d, and each operation is one chunk's work",
+                 "each way instead of %d, and each operation is one chunk's work"),
                  cfg->v, p * cfg->v, p, p > 1 ? p * cfg->v - 1 : 0, p - 1);
     if (cfg->kind == SCHED_ZBH1)
-        lab_note(c, "zb-h1: B computes dX = dY W^T and sends it on; W computes dW += X^T dY later, from the "
+        lab_note(c, _("zb-h1: B computes dX = dY W^T and sends it on; W computes dW += X^T dY later, from the "
                  "stashed X and the kept dY, so a stage holds each micro-batch from F to W.  Costs: "
                  "F %.3f ms, B %.3f ms, W %.3f ms (measured); the closed form takes W' = min(F, B, W) = "
-                 "%.3f ms (the paper's setting is W <= F, B)", 1e3 * price[0], 1e3 * price[1],
+                 "%.3f ms (the paper's setting is W <= F, B)"), 1e3 * price[0], 1e3 * price[1],
                  1e3 * price[2], 1e3 * fmin(price[2], fmin(price[0], price[1])));
 
     trace_all(c, &sc, all, reclen, &rp, wall0);
