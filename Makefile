@@ -70,6 +70,7 @@ include mk/scorm.mk         # SCORM_PKG_SRCS, from compiler.mk's emitters and th
 include mk/formats.mk       # reads SCORM_PKG_SRCS
 include mk/runtime.mk       # LABRUN, RUNTIME_OBJS, RUNTIME_LIBS
 include mk/labs.mk          # reads LABRUN and RUNTIME_OBJS; LAB_OBJS, LAB_TABLE_OBJ
+include mk/i18n.mk          # reads LABRUN, LIBQZ_READY: labrun's message catalogues
 include mk/verify.mk        # reads LAB_OBJS, LAB_TABLE_OBJ
 include mk/gpu.mk           # reads LABRUN and RUNTIME_CORE_OBJS; NVCC, HAVE_NCCL, CUDA_CPPFLAGS
 include mk/gpubundle.mk     # reads gpu.mk's

@@ -1,6 +1,6 @@
 /*
  * lab_text.c — a lab reference's claims in words (its command line is
- * libqz's qz_lab_command).  The words are the player's (compiler/player/player.js, table UI):
+ * libqz's qz_lab_command).  The words are the player's (compiler/player/ui.js, table UI):
  * tagged LABTEXT-WORDS in both places, so a grep finds the two copies.
  */
 #include <math.h>
@@ -11,10 +11,11 @@
 #include "lab_text.h"
 #include "labref.h"
 
-static char *num_text(double x)
+/* A number of the manifest or the quiz, in lang: 0.03, 0,03 in Indonesian. */
+static char *num_text(double x, const char *lang)
 {
     char buf[FMT_NUMBER_MAX];
-    return xstrdup(fmt_number(buf, x));
+    return xstrdup(num_in_lang((char *)fmt_number(buf, x), lang));
 }
 
 /* LABTEXT-WORDS: the same words as the player's UI table. */
@@ -70,7 +71,7 @@ char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, c
     char *op;
     if (x->op == CMP_WITHIN) {
         /* The tolerance as written: `within 5%` reads "within 5%", not a fraction. */
-        char *n = num_text(x->tolerance.num);
+        char *n = num_text(x->tolerance.num, lang);
         char *tol = x->tolerance.percent ? xasprintf("%s%%", n) : xstrdup(n);
         op = xasprintf(tables[t].op[CMP_WITHIN], tol);
         free(n);
@@ -82,7 +83,7 @@ char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, c
     if (x->of_answer) {
         target = xstrdup(tables[t].of_answer);
     } else {
-        char *v = num_text(qz_value_number(&x->value));
+        char *v = num_text(qz_value_number(&x->value), lang);
         target = m && m->unit ? xasprintf("%s %s", v, m->unit) : xstrdup(v);
         free(v);
     }
@@ -92,11 +93,22 @@ char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, c
     return s;
 }
 
-char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang)
+char *labtext_head(const struct ast_labref *ref, const struct ast_expect *x, const char *lang)
 {
     const char *help = labtext_help(ref, x, lang);
-    char *wanted = labtext_wanted(ref, x, lang);
-    char *s = help ? xasprintf(" (%s): %s", help, wanted) : xasprintf(": %s", wanted);
-    free(wanted);
-    return s;
+    if (!help)
+        return NULL;
+    /* Up to the first " (", ": " or "; ", as the player's shortHelp (labbox.js) cuts it. */
+    size_t n = strlen(help);
+    static const char *const cuts[] = { " (", ": ", "; " };
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        const char *at = strstr(help, cuts[i]);
+        if (at && (size_t)(at - help) < n)
+            n = (size_t)(at - help);
+    }
+    while (n && (help[n - 1] == ' ' || help[n - 1] == '\t' || help[n - 1] == '\n'))
+        n--;
+    while (n && (*help == ' ' || *help == '\t' || *help == '\n'))
+        help++, n--;
+    return n ? xstrndup(help, n) : NULL;
 }

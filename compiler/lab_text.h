@@ -35,20 +35,22 @@ enum labtext_word {
 const char *labtext_word(enum labtext_word w, const char *lang);
 
 /*
- * One claim in words, all but the metric's name, which an output writes
- * before it as code: " (share of stage time spent idle): below 0.2" after
- * `bubble_fraction`, or ": below 0.2" for a metric with no description.
- * Every word is in lang: the manifest's description in lang (qz_lab_text's
- * fallback when the manifest lacks it), ours from the table.  A new string.
- * The description and unit come from the lab's manifest when the reference
- * was resolved.
+ * The head of the metric's description in lang, which a claim leads with:
+ * up to its first " (", ": " or "; " ("share of stage time spent idle"), as
+ * the player's lab box cuts it (labbox.js, shortHelp), so that the metric's
+ * name in parentheses after it nests in none.  NULL when the manifest gives
+ * no description; else a new string.
  */
-char *labtext_claim(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
+char *labtext_head(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
 
 /* The metric's description in lang, from the lab's manifest; NULL when it has none. */
 const char *labtext_help(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
 
-/* The claim without its metric, in lang: "below 0.2", "within 0.001 of this question's answer".  A new string. */
+/*
+ * The claim without its metric, in lang: "below 0.2", "within 0.001 of this
+ * question's answer"; numbers with lang's decimal mark ("di bawah 0,2").  A
+ * new string.
+ */
 char *labtext_wanted(const struct ast_labref *ref, const struct ast_expect *x, const char *lang);
 
 #endif

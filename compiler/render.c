@@ -234,13 +234,13 @@ static void feedback_in(struct render *r, struct membuf *b, const void *what, co
             put(b, "<ul>");
             for (size_t k = 0; k < ref->expects.n; k++) {
                 const struct ast_expect *x = &ref->expects.items[k];
-                char *claim = labtext_claim(ref, x, lang);
-                put(b, "<li><code>");
-                render_escaped(r, b, x->metric);
-                put(b, "</code>");
-                render_escaped(r, b, claim);
+                char *wanted = labtext_wanted(ref, x, lang);
+                put(b, "<li>");
+                render_metric(r, b, ref, x, lang);
+                put(b, ": ");
+                render_escaped(r, b, wanted);
                 put(b, "</li>");
-                free(claim);
+                free(wanted);
             }
             put(b, "</ul>");
         }

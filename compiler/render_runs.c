@@ -1,7 +1,7 @@
 /*
  * render_runs.c — a recorded run as the player's lab box shows it
- * (labbox.js, recorded()): the same pieces, in the same order and words
- * (lab_text.c), less the timeline.  Claims are judged by qz_claim_holds,
+ * (labbox.js, recorded()): the same pieces, in the same order, words
+ * (lab_text.c) and number format (ui.js, figure), less the timeline.  Claims are judged by qz_claim_holds,
  * labrun --verify's own judge, so a box never disagrees with the table.
  */
 #include <math.h>
@@ -20,11 +20,19 @@ static void put(struct membuf *b, const char *s)
 }
 
 /*
- * A figure as the player's fmt() writes it: an integer whole, 12346 from
- * 1e4 up, else four significant digits without trailing zeros (0.2727,
- * 1.2e-7); "-" for none.
+ * A figure as the player's figure() writes it (ui.js): an integer whole,
+ * 12346 from 1e4 up, else four significant digits without trailing zeros
+ * (0.2727, 1.2e-7), with lang's decimal mark (0,2727); "-" for none.
  */
-static void figure_text(char *buf, size_t n, bool known, double x)
+static void figure_c(char *buf, size_t n, bool known, double x);
+
+static void figure_text(char *buf, size_t n, bool known, double x, const char *lang)
+{
+    figure_c(buf, n, known, x);
+    num_in_lang(buf, lang);
+}
+
+static void figure_c(char *buf, size_t n, bool known, double x)
 {
     if (!known || !isfinite(x)) {
         snprintf(buf, n, "-");
@@ -92,6 +100,23 @@ static char *machine_text(const struct qz_run *run, const char *lang)
     return s;
 }
 
+void render_metric(struct render *r, struct membuf *b, const struct ast_labref *ref,
+                   const struct ast_expect *x, const char *lang)
+{
+    char *head = labtext_head(ref, x, lang);
+    if (head) {
+        render_escaped(r, b, head);
+        put(b, " (");
+    }
+    /* No title with the whole description, as the player's code has: QTI's <code> takes none. */
+    put(b, "<code>");
+    render_escaped(r, b, x->metric);
+    put(b, "</code>");
+    if (head)
+        put(b, ")");
+    free(head);
+}
+
 /* One claim: PASS/FAIL, the metric and its description, the figure, how it was obtained, the claim. */
 static void claim_item(struct render *r, struct membuf *b, const struct ast_question *q,
                        const struct ast_labref *ref, const struct ast_expect *x, size_t failed,
@@ -103,17 +128,10 @@ static void claim_item(struct render *r, struct membuf *b, const struct ast_ques
     bool pass = m && failed == 0 && qz_claim_holds(x, q, v, expected, sizeof expected);
     put(b, "<li><strong>");
     render_escaped(r, b, labtext_word(pass ? LABTEXT_PASS : LABTEXT_FAIL, lang));
-    put(b, "</strong> <code>");
-    render_escaped(r, b, x->metric);
-    put(b, "</code>");
-    const char *help = labtext_help(ref, x, lang);
-    if (help) {
-        put(b, " (");
-        render_escaped(r, b, help);
-        put(b, ")");
-    }
+    put(b, "</strong> ");
+    render_metric(r, b, ref, x, lang);
     char fig[64];
-    figure_text(fig, sizeof fig, m && m->known, v);
+    figure_text(fig, sizeof fig, m && m->known, v, lang);
     put(b, " = ");
     render_escaped(r, b, fig);
     if (m) {

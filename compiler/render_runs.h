@@ -17,6 +17,16 @@
  * HTML.  Nothing for a reference without a run.  Every text of the run is
  * written escaped.
  */
+/*
+ * Append the metric of claim x as the player's lab box words it
+ * (labbox.js, metricWords): the head of its description in lang, then its
+ * name as code in parentheses ("share of stage time spent idle
+ * (<code>bubble_fraction</code>)"); the name alone for a metric with no
+ * description.
+ */
+void render_metric(struct render *r, struct membuf *b, const struct ast_labref *ref,
+                   const struct ast_expect *x, const char *lang);
+
 void render_run(struct render *r, struct membuf *b, const struct ast_question *q,
                 const struct ast_labref *ref, const char *lang);
 

@@ -189,6 +189,19 @@ const char *fmt_number(char buf[FMT_NUMBER_MAX], double x)
     return buf;
 }
 
+char num_decimal_mark(const char *lang)
+{
+    return lang && strncmp(lang, "id", 2) == 0 && (lang[2] == '\0' || lang[2] == '-') ? ',' : '.';
+}
+
+char *num_in_lang(char *buf, const char *lang)
+{
+    char *dot = strchr(buf, '.');
+    if (dot)
+        *dot = num_decimal_mark(lang);
+    return buf;
+}
+
 /* Whether any of the 8 bytes in w is below 0x20 or is 0xEF (the lead byte of U+FFFE/U+FFFF). */
 static bool word_suspect(uint64_t w)
 {

@@ -52,6 +52,20 @@ unsigned new_file_mode(const char *path, unsigned bits);
 const char *fmt_number(char buf[FMT_NUMBER_MAX], double x);
 
 /*
+ * The decimal mark of lang ("id", "id-ID", "en"; NULL is none): Indonesian
+ * writes 0,2727 as its quiz text and the player's Indonesian view do
+ * (compiler/player/ui.js, decimalMark), every other language the point.
+ */
+char num_decimal_mark(const char *lang);
+
+/*
+ * A number printf wrote in the C locale (0.2727, 1.200e-07), rewritten in
+ * place for a reader of lang: its one point becomes lang's decimal mark.
+ * Every number written for people in a language goes through this.  Returns buf.
+ */
+char *num_in_lang(char *buf, const char *lang);
+
+/*
  * The first character of s[0..n) that XML 1.0 cannot carry (a C0 control
  * other than tab, LF and CR, a NUL included; U+FFFE, U+FFFF): true, with its
  * byte offset in *at and its code point in *cp; false when there is none.

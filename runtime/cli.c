@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "fault.h"
 #include "inert.h"
 #include "lablimits.h"
@@ -280,6 +281,7 @@ int labrun_main(int argc, char **argv)
 
     if (parse_options(argc, argv, &o, &lp) < 0)
         goto done;
+    labrun_lang(o.lang);
     qz_labpath_defaults(&lp, NULL);
     if (o.list) {
         status = list_labs(&lp, o.lang);

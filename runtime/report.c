@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "inert.h"
 #include "labref.h"
 #include "outfile.h"
@@ -23,10 +24,11 @@
 const char *lab_basis_name(enum lab_basis b)
 {
     switch (b) {
-    case LAB_MEASURED: return "measured";
-    case LAB_REPLAYED: return "replayed";
-    case LAB_MODELLED: return "modelled";
-    case LAB_EXACT: return "exact";
+    /* Marked for the catalogue: the readable report shows them translated, JSON as they are. */
+    case LAB_MEASURED: return N_("measured");
+    case LAB_REPLAYED: return N_("replayed");
+    case LAB_MODELLED: return N_("modelled");
+    case LAB_EXACT: return N_("exact");
     }
     return "?";
 }
@@ -287,12 +289,27 @@ void lab_report_finish(struct lab_report *r)
             len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "", name);
     }
     if (len)
-        add_check(r, "metrics reported", false, xasprintf("the run did not report %s", missing));
+        add_check(r, _("metrics reported"), false, xasprintf(_("the run did not report %s"), missing));
 }
 
 /* ---- the readable report ---- */
 
-static void print_table(const struct lab_table *t, FILE *out)
+/*
+ * A lab's text (a table's cell, a check's detail, a note) as the report
+ * shows it in lang: each decimal point between two digits (0.2727, 29.4%,
+ * 0.016 ms) takes lang's decimal mark; words stay.  A new string.
+ */
+static char *text_in(const char *s, const char *lang)
+{
+    char *t = xstrdup(s);
+    char mark = num_decimal_mark(lang);
+    for (char *p = t + (*t != '\0'); mark != '.' && *p; p++)
+        if (*p == '.' && p[-1] >= '0' && p[-1] <= '9' && p[1] >= '0' && p[1] <= '9')
+            *p = mark;
+    return t;
+}
+
+static void print_table(const struct lab_table *t, const char *lang, FILE *out)
 {
     size_t nc = t->cols.n;
     int *w = xcalloc(nc, sizeof *w);
@@ -309,12 +326,13 @@ static void print_table(const struct lab_table *t, FILE *out)
     for (int line = -1; line < (int)t->rows; line++) {
         fputs("  ", out);
         for (size_t c = 0; c < nc; c++) {
-            const char *s = line < 0 ? t->cols.items[c] : t->cells.items[(size_t)line * nc + c];
+            char *s = text_in(line < 0 ? t->cols.items[c] : t->cells.items[(size_t)line * nc + c], lang);
             int pad = w[c] - utf8_width(s, strlen(s));
             if (c == 0)
                 fprintf(out, "%s%*s", s, pad, "");
             else
                 fprintf(out, "  %*s%s", pad, "", s);
+            free(s);
         }
         fputc('\n', out);
         if (line < 0) {
@@ -329,16 +347,6 @@ static void print_table(const struct lab_table *t, FILE *out)
     free(w);
 }
 
-/*
- * The decimal mark of lang: Indonesian writes 0,2727, as the quizzes and
- * the player's Indonesian view do (compiler/player/ui.js, decimalMark);
- * every other language the point.
- */
-char report_decimal_mark(const char *lang)
-{
-    return lang && strcmp(lang, "id") == 0 ? ',' : '.';
-}
-
 /* v as the report prints it in lang: 12, 0.3333 (0,3333 in Indonesian), 1.200e-07. */
 void report_fmt_value(char *buf, size_t n, double v, const char *lang)
 {
@@ -348,10 +356,7 @@ void report_fmt_value(char *buf, size_t n, double v, const char *lang)
         snprintf(buf, n, "%.4f", v);
     else
         snprintf(buf, n, "%.3e", v);
-    /* printf's own mark is the C locale's point: the one point in buf is the decimal mark. */
-    char *dot = strchr(buf, '.');
-    if (dot)
-        *dot = report_decimal_mark(lang);
+    num_in_lang(buf, lang);
 }
 
 void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
@@ -361,19 +366,21 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
     char *t = term_inert(title ? title->raw : NULL);
     fprintf(out, "lab %s%s%s\n", r->def->name, title ? ": " : "", t);
     free(t);
+    char *ranks = xasprintf(ngettext("%d rank", "%d ranks", (unsigned long)r->nranks), r->nranks);
+    char *cores = xasprintf(ngettext("%d core", "%d cores", (unsigned long)r->cores), r->cores);
     if (r->replayed)
-        fprintf(out, "backend %s: %d rank%s taking turns on one thread of %d core%s: every time is replayed "
+        fprintf(out, _("backend %s: %s taking turns on one thread of %s: every time is replayed "
                 "(each rank's own costs measured on that thread, its clock moved on at each message to when "
-                "the message could arrive), as if each rank had a core of its own\n", r->backend, r->nranks,
-                r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s");
+                "the message could arrive), as if each rank had a core of its own\n"), r->backend, ranks, cores);
     else
-        fprintf(out, "backend %s: %d rank%s on %d core%s%s\n", r->backend, r->nranks,
-                r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s",
-                r->nranks > r->cores ? " (more ranks than cores: wall times contend for cores)" : "");
+        fprintf(out, _("backend %s: %s on %s%s\n"), r->backend, ranks, cores,
+                r->nranks > r->cores ? _(" (more ranks than cores: wall times contend for cores)") : "");
+    free(ranks);
+    free(cores);
     if (r->placement)
-        fprintf(out, "placement: %s\n", r->placement);
+        fprintf(out, _("placement: %s\n"), r->placement);
     if (r->params && r->params->n) {
-        fputs("params:", out);
+        fputs(_("params:"), out);
         for (size_t i = 0; i < r->params->n; i++) {
             char *raw = lab_pvalue_text(&r->params->v[i]), *v = term_inert(raw);
             fprintf(out, " %s=%s", r->params->v[i].decl->name, v);
@@ -383,9 +390,16 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
         fputc('\n', out);
     }
     for (size_t i = 0; i < r->tables.n; i++)
-        print_table(r->tables.items[i], out);
+        print_table(r->tables.items[i], lang, out);
     if (r->metrics.n) {
-        fputs("\nmetrics\n", out);
+        fprintf(out, "\n%s\n", _("metrics"));
+        /* The basis column as wide as its longest word in lang (9 in English: "measured", "replayed"). */
+        int basis_w = 9;
+        for (int b = LAB_MEASURED; b <= LAB_EXACT; b++) {
+            const char *w = _(lab_basis_name((enum lab_basis)b));
+            int n = utf8_width(w, strlen(w));
+            basis_w = n > basis_w ? n : basis_w;
+        }
         for (size_t i = 0; i < r->metrics.n; i++) {
             const struct report_metric *m = &r->metrics.items[i];
             const struct ast_metric *decl = NULL;
@@ -396,21 +410,28 @@ void lab_report_print(const struct lab_report *r, const char *lang, FILE *out)
             char val[40];
             report_fmt_value(val, sizeof val, m->value, lang);
             char *h = term_inert(help ? help->raw : NULL);
-            fprintf(out, "  %-24s %14s  %-9s %s\n", m->name, val, lab_basis_name(m->basis), h);
+            const char *basis = _(lab_basis_name(m->basis));
+            fprintf(out, "  %-24s %14s  %s%*s %s\n", m->name, val, basis,
+                     basis_w - utf8_width(basis, strlen(basis)), "", h);
             free(h);
         }
     }
     if (r->checks.n) {
-        fputs("\nchecks\n", out);
+        fprintf(out, "\n%s\n", _("checks"));
         for (size_t i = 0; i < r->checks.n; i++) {
             const struct report_check *k = &r->checks.items[i];
-            fprintf(out, "  %s  %-34s %s\n", k->pass ? "PASS" : "FAIL", k->name, k->detail);
+            char *detail = text_in(k->detail, lang);
+            fprintf(out, "  %s  %-34s %s\n", k->pass ? _("PASS") : _("FAIL"), k->name, detail);
+            free(detail);
         }
     }
     if (r->notes.n) {
-        fputs("\nnotes\n", out);
-        for (size_t i = 0; i < r->notes.n; i++)
-            fprintf(out, "  %s\n", r->notes.items[i]);
+        fprintf(out, "\n%s\n", _("notes"));
+        for (size_t i = 0; i < r->notes.n; i++) {
+            char *note = text_in(r->notes.items[i], lang);
+            fprintf(out, "  %s\n", note);
+            free(note);
+        }
     }
 }
 

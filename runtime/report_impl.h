@@ -75,7 +75,6 @@ struct json_t;
 int report_write_json(struct json_t *root, size_t indent, const char *path, FILE *err, const char *what);
 
 /* A metric value as the table and the SVG show it. */
-char report_decimal_mark(const char *lang);
 void report_fmt_value(char *buf, size_t n, double v, const char *lang);
 
 #endif

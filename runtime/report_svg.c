@@ -1,8 +1,10 @@
 /*
  * report_svg.c — a timeline picture (--svg) of one event stream: one row per
  * rank, a block per event coloured by its name (forward and backward in two
- * colours, idle gaps hatched), micro-batch numbers on the blocks, a time
- * axis in milliseconds.  Written with libxml2's xmlTextWriter.
+ * colours, idle gaps hatched, waits for a CPU core cross-hatched apart),
+ * micro-batch numbers on the blocks, a time axis in milliseconds, a legend,
+ * its words in the run's language (i18n.h).  Written with libxml2's
+ * xmlTextWriter.
  */
 #include <libxml/xmlwriter.h>
 #include <math.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "report_impl.h"
 
 #define LEFT 96         /* room for the row labels */
@@ -18,25 +21,33 @@
 #define ROW_GAP 8
 #define TOP 56          /* title and subtitle */
 
-/* Colours of the event names the labs use; anything else is grey. */
+/* Colours of the event names the labs use, and the legend's words for them (translated where drawn); anything else is grey. */
 static const struct { const char *name, *fill, *label; } palette[] = {
-    { "forward", "#4c78a8", "forward" },
-    { "backward", "#f58518", "backward" },
+    { "forward", "#4c78a8", N_("forward") },
+    { "backward", "#f58518", N_("backward") },
     /* A pipeline stage's model chunks (interleaved schedule): odd chunks dark, even ones light, as papers draw them. */
-    { "forward (chunk 1)", "#4c78a8", "forward, odd chunk" },
-    { "forward (chunk 2)", "#9ecae9", "forward, even chunk" },
-    { "backward (chunk 1)", "#f58518", "backward, odd chunk" },
-    { "backward (chunk 2)", "#ffbf79", "backward, even chunk" },
+    { "forward (chunk 1)", "#4c78a8", N_("forward, odd chunk") },
+    { "forward (chunk 2)", "#9ecae9", N_("forward, even chunk") },
+    { "backward (chunk 1)", "#f58518", N_("backward, odd chunk") },
+    { "backward (chunk 2)", "#ffbf79", N_("backward, even chunk") },
     /* The backward split in two (zero-bubble schedules). */
-    { "input grad", "#f58518", "B: input gradient" },
-    { "weight grad", "#e45756", "W: weight gradient" },
-    { "gemm", "#4c78a8", "GEMM" },
-    { "send", "#54a24b", "send" },
-    { "recv", "#72b7b2", "recv" },
-    { "allreduce", "#b279a2", "all-reduce" },
-    { "allgather", "#9d755d", "all-gather" },
-    { "idle", "url(#idle)", "idle" },
+    { "input grad", "#f58518", N_("B: input gradient") },
+    { "weight grad", "#e45756", N_("W: weight gradient") },
+    { "gemm", "#4c78a8", N_("GEMM") },
+    { "send", "#54a24b", N_("send") },
+    { "recv", "#72b7b2", N_("recv") },
+    { "allreduce", "#b279a2", N_("all-reduce") },
+    { "allgather", "#9d755d", N_("all-gather") },
+    { "idle", "url(#idle)", N_("idle") },
+    /* Ready to run but without a core (more ranks than cores): not a wait for a message, so not idle's hatch. */
+    { "core wait", "url(#corewait)", N_("waiting for a CPU core") },
 };
+
+/* Whether an event is a wait (drawn the row's full height, without an outline), not work. */
+static bool is_wait(const char *name)
+{
+    return strcmp(name, "idle") == 0 || strcmp(name, "core wait") == 0;
+}
 
 /* "forward (chunk 5)" -> "forward (chunk 1)": chunks take the colour of chunk 1 or 2 by parity. */
 static const char *chunk_class(const char *name, char *buf, size_t n)
@@ -163,6 +174,24 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     attr(w, "stroke-width", "2");
     xmlTextWriterEndElement(w);
     xmlTextWriterEndElement(w);
+    /* The cross-hatch that marks time a rank waited for a core: warm, so it reads apart from idle's grey. */
+    xmlTextWriterStartElement(w, BAD_CAST "pattern");
+    attr(w, "id", "corewait");
+    attr(w, "patternUnits", "userSpaceOnUse");
+    attr(w, "width", "6");
+    attr(w, "height", "6");
+    rect(w, 0, 0, 6, 6, "#fde0c5", NULL);
+    for (int k = 0; k < 2; k++) {
+        xmlTextWriterStartElement(w, BAD_CAST "line");
+        attr(w, "x1", "%d", k ? 6 : 0);
+        attr(w, "y1", "0");
+        attr(w, "x2", "%d", k ? 0 : 6);
+        attr(w, "y2", "6");
+        attr(w, "stroke", "#d6604d");
+        attr(w, "stroke-width", "1");
+        xmlTextWriterEndElement(w);
+    }
+    xmlTextWriterEndElement(w);
     xmlTextWriterEndElement(w);
 
     rect(w, 0, 0, width, height, "#ffffff", NULL);
@@ -170,14 +199,17 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     snprintf(title, sizeof title, "%s", r->svg_title ? r->svg_title : r->def->name);
     text(w, LEFT, 22, "start", 16, "#222222", title);
     char sub[256];
-    snprintf(sub, sizeof sub, "backend %s, %d rank%s on %d core%s; time in ms", r->backend, r->nranks,
-             r->nranks == 1 ? "" : "s", r->cores, r->cores == 1 ? "" : "s");
+    char *ranks = xasprintf(ngettext("%d rank", "%d ranks", (unsigned long)r->nranks), r->nranks);
+    char *cores = xasprintf(ngettext("%d core", "%d cores", (unsigned long)r->cores), r->cores);
+    snprintf(sub, sizeof sub, _("backend %s, %s on %s; time in ms"), r->backend, ranks, cores);
+    free(ranks);
+    free(cores);
     text(w, LEFT, 40, "start", 11, "#555555", sub);
 
     for (int k = 0; k < rows; k++) {
         double y = TOP + k * (ROW_H + ROW_GAP);
         char label[32];
-        snprintf(label, sizeof label, "%s %d", r->svg_rows ? r->svg_rows : "rank", k);
+        snprintf(label, sizeof label, "%s %d", r->svg_rows ? r->svg_rows : _("rank"), k);
         text(w, LEFT - 8, y + ROW_H / 2.0 + 4, "end", 12, "#222222", label);
         rect(w, LEFT, y, PLOT_W, ROW_H, "#fbfbfb", "#dddddd");
     }
@@ -187,7 +219,7 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
             continue;
         double x = LEFT + (e->ts_us - t0) * scale, wd = e->dur_us * scale;
         double y = TOP + e->rank * (ROW_H + ROW_GAP);
-        bool idle = strcmp(e->name, "idle") == 0;
+        bool idle = is_wait(e->name);
         rect(w, x, y + (idle ? 0 : 2), wd, ROW_H - (idle ? 0 : 4), fill_of(e->name),
              idle ? NULL : "#ffffff");
         if (e->mb >= 0 && wd >= 11) {
@@ -203,6 +235,7 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
         rect(w, x, axis_y, 0.8, 5, "#555555", NULL);
         char lab[32];
         snprintf(lab, sizeof lab, "%g", t);
+        num_in_lang(lab, labrun_current_lang());
         text(w, x, axis_y + 17, "middle", 10, "#555555", lab);
     }
     /* The legend: the names that occur, in palette order. */
@@ -217,8 +250,9 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
         if (!seen)
             continue;
         rect(w, lx, axis_y + 30, 14, 12, palette[p].fill, "#999999");
-        text(w, lx + 19, axis_y + 40, "start", 11, "#222222", palette[p].label);
-        lx += 30 + 7.0 * (double)strlen(palette[p].label);
+        const char *label = _(palette[p].label);
+        text(w, lx + 19, axis_y + 40, "start", 11, "#222222", label);
+        lx += 30 + 7.0 * (double)utf8_width(label, strlen(label));
     }
     xmlTextWriterEndElement(w);
     xmlTextWriterEndDocument(w);

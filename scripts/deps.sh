@@ -8,7 +8,7 @@ pkgs=(
     libxml2-dev libxml2-utils libzip-dev zipcmp unzip libjansson-dev nettle-dev
     libopenblas-dev libcriterion-dev
     openmpi-bin libopenmpi-dev
-    valgrind clang libclang-rt-14-dev
+    valgrind clang libclang-rt-14-dev gettext
     chromium
     emscripten
 )

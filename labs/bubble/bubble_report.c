@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bubble.h"
+#include "i18n.h"
 #include "util.h"
 
 /* Median of the G_COMP figure of every F (B, W) operation of every stage; 0 when there is none. */
@@ -141,7 +142,19 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
             const struct sched_op *op = sched_op(sc, s, j);
             double tin = g[G_TIN] * 1e6 + off, tcomp = g[G_TCOMP] * 1e6 + off;
             trace_event(c, s, S_COMPUTE, "idle", prev, tin, -1);
-            trace_event(c, s, S_COMPUTE, op_name(sc, op, name, sizeof name), tin, tcomp, op->mb);
+            /*
+             * With more stages than cores, an operation's wall span beyond its
+             * own cost (the median CPU or device time of the turn-taking steps)
+             * is time its rank was ready, its input there, but had no core:
+             * marked as a wait for a core, not as work or a wait for a message.
+             * Its length is measured; its place within the span is not, so it
+             * is drawn first.
+             */
+            double own = g[G_COMP] * 1e6, work0 = tin;
+            if (!virt && sc->p > c->cores && tcomp - tin > own)
+                work0 = tcomp - own;
+            trace_event(c, s, S_COMPUTE, "core wait", tin, work0, -1);
+            trace_event(c, s, S_COMPUTE, op_name(sc, op, name, sizeof name), work0, tcomp, op->mb);
             if (op_receives(sc, s, op))
                 trace_event(c, s, S_COMM, "recv", g[G_T0] * 1e6 + off, tin, op->mb);
             if (op_sends(sc, s, op))
@@ -162,6 +175,13 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
     }
 }
 
+/* x to three decimals in the run's language (0,273 in Indonesian), into buf of 32. */
+static const char *fig3(double x, char buf[32])
+{
+    snprintf(buf, 32, "%.3f", x);
+    return num_in_lang(buf, labrun_current_lang());
+}
+
 /* The per-stage table and the held-activation figures; returns whether every stage held what its order makes it hold. */
 static bool stage_table(struct lab_ctx *c, const struct bubble_cfg *cfg, const struct schedule *sc,
                         const double *all, size_t reclen, const struct replay *rp, double step_wall,
@@ -170,10 +190,10 @@ static bool stage_table(struct lab_ctx *c, const struct bubble_cfg *cfg, const s
     int p = cfg->p, m = cfg->m, nops = sc->n;
     bool split = sched_split(sc);
     struct lab_table *t = lab_table_new(c, c->dev->ops->clock
-        ? "per stage (per-operation device times measured, busy/idle replayed, wall measured)"
-        : "per stage (per-operation CPU times measured, busy/idle replayed, wall measured)",
-        split ? "stage|fwd ms|B ms|W ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB"
-              : "stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB");
+        ? _("per stage (per-operation device times measured, busy/idle replayed, wall measured)")
+        : _("per stage (per-operation CPU times measured, busy/idle replayed, wall measured)"),
+        split ? _("stage|fwd ms|B ms|W ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB")
+              : _("stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB"));
     struct schedule one;
     sched_build(&one, SCHED_1F1B, p, m, 1);
     bool ok = true;
@@ -274,29 +294,29 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     double bubble_timeline = step_wall > 0 ? 1 - busy_dev / (p * step_wall) : 0;
     double bubble = own_gpu ? bubble_timeline : rp.bubble;
 
-    struct lab_table *st = lab_table_new(c, "step", "figure|value|basis");
+    struct lab_table *st = lab_table_new(c, _("step"), _("figure|value|basis"));
     if (own_gpu)
-        lab_table_row(st, "bubble fraction|%.4f|measured: GEMM time from CUDA events on each stage's GPU, "
-                      "over the wall-clock step", bubble_timeline);
-    lab_table_row(st, "bubble fraction%s|%.4f|replayed from measured per-operation %s%s",
-                  own_gpu ? " (replayed)" : "", rp.bubble, sharers ? "GPU time" : "CPU time",
-                  link > 0 ? ", transfers costed as measured" : "");
+        lab_table_row(st, _("bubble fraction|%.4f|measured: GEMM time from CUDA events on each stage's GPU, "
+                      "over the wall-clock step"), bubble_timeline);
+    lab_table_row(st, _("bubble fraction%s|%.4f|replayed from measured per-operation %s%s"),
+                  own_gpu ? _(" (replayed)") : "", rp.bubble, sharers ? _("GPU time") : _("CPU time"),
+                  link > 0 ? _(", transfers costed as measured") : "");
     lab_table_row(st, "%s|%.4f|%s", formula_name(cfg->kind), formula,
-                  sched_split(&sc) ? "modelled: the closed form at the measured F, B, W" : "modelled");
-    lab_table_row(st, "bubble on the wall clock|%.4f|%s%s", bubble_wall, lab_basis_name(c->timed),
-                  sharers > 1 ? " (contended: stages share one GPU)"
-                  : sharers == 0 && p > c->cores ? " (contended: ranks > cores)" : "");
+                  sched_split(&sc) ? _("modelled: the closed form at the measured F, B, W") : _("modelled"));
+    lab_table_row(st, _("bubble on the wall clock|%.4f|%s%s"), bubble_wall, _(lab_basis_name(c->timed)),
+                  sharers > 1 ? _(" (contended: stages share one GPU)")
+                  : sharers == 0 && p > c->cores ? _(" (contended: ranks > cores)") : "");
     if (sched_split(&sc))
-        lab_table_row(st, "stages' cost spread (F, B, W)|%.1f%%, %.1f%%, %.1f%%|measured: (max - min) / median "
-                      "over the stages", 100 * spread[0], 100 * spread[1], 100 * spread[2]);
+        lab_table_row(st, _("stages' cost spread (F, B, W)|%.1f%%, %.1f%%, %.1f%%|measured: (max - min) / median "
+                      "over the stages"), 100 * spread[0], 100 * spread[1], 100 * spread[2]);
     else
-        lab_table_row(st, "stages' cost spread (fwd, bwd)|%.1f%%, %.1f%%|measured: (max - min) / median over "
-                      "the stages", 100 * spread[0], 100 * spread[1]);
-    lab_table_row(st, "critical path (step, replayed)|%.3f ms|replayed", 1e3 * rp.makespan);
-    lab_table_row(st, "step on the wall clock|%.3f ms|%s", 1e3 * step_wall, lab_basis_name(c->timed));
-    lab_table_row(st, "activations held, most on one stage|%d (1F1B: %d)|measured (device accounting); "
-                  "1F1B's exact", peak_held, peak_1f1b);
-    lab_table_row(st, "messages between stages, one step|%.0f, %.0f bytes|counted by the communicator",
+        lab_table_row(st, _("stages' cost spread (fwd, bwd)|%.1f%%, %.1f%%|measured: (max - min) / median over "
+                      "the stages"), 100 * spread[0], 100 * spread[1]);
+    lab_table_row(st, _("critical path (step, replayed)|%.3f ms|replayed"), 1e3 * rp.makespan);
+    lab_table_row(st, _("step on the wall clock|%.3f ms|%s"), 1e3 * step_wall, _(lab_basis_name(c->timed)));
+    lab_table_row(st, _("activations held, most on one stage|%d (1F1B: %d)|measured (device accounting); "
+                  "1F1B's exact"), peak_held, peak_1f1b);
+    lab_table_row(st, _("messages between stages, one step|%.0f, %.0f bytes|counted by the communicator"),
                   messages, bytes_sent);
 
     bubble_metric(c, BUBBLE_M_BUBBLE_FRACTION, bubble, own_gpu ? LAB_MEASURED : LAB_REPLAYED);
@@ -315,13 +335,13 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     bubble_metric(c, BUBBLE_M_BYTES_SENT, bytes_sent, LAB_EXACT);
 
     /* ---- checks ---- */
-    lab_check(c, "schedule completes", !rp.deadlock, "%s",
-              rp.deadlock ? rp.why : "every operation's dependencies were met; no stage waited forever");
+    lab_check(c, _("schedule completes"), !rp.deadlock, "%s",
+              rp.deadlock ? rp.why : _("every operation's dependencies were met; no stage waited forever"));
     /* Each boundary between two pieces on different stages carries one activation and one gradient per micro-batch. */
     double want_msgs = p > 1 ? 2.0 * m * (p * cfg->v - 1) : 0;
     double rows = (double)cfg->b * cfg->h * sizeof(double);
-    lab_check(c, "messages per step", messages == want_msgs && bytes_sent == want_msgs * rows,
-              "%.0f messages, %.0f bytes; 2m(pv-1) = %.0f messages of b*h*8 = %.0f bytes each",
+    lab_check(c, _("messages per step"), messages == want_msgs && bytes_sent == want_msgs * rows,
+              _("%.0f messages, %.0f bytes; 2m(pv-1) = %.0f messages of b*h*8 = %.0f bytes each"),
               messages, bytes_sent, want_msgs, rows);
     size_t hh = (size_t)cfg->h * (size_t)cfg->h, P = (size_t)p * (size_t)cfg->v;
     double *ref = xmalloc(P * hh * sizeof *ref);
@@ -342,7 +362,7 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         }
         double err = maxref > 0 ? maxdiff / maxref : maxdiff;
         bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, err, LAB_MEASURED);
-        lab_check(c, "pipelined equals unpipelined", err <= 1e-12,
+        lab_check(c, _("pipelined equals unpipelined"), err <= 1e-12,
                   "weight gradients of all %zu pieces (%d stage%s x %d chunk%s) vs %s (fp64): max rel error %.2e "
                   "(bound 1e-12)", P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", how, err);
     }
@@ -356,23 +376,23 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     struct replay rw;
     replay_run(&sc, wcost, 0.0, &rw);
     double slack = 0.005 * rw.makespan + 50e-6;
-    lab_check(c, "wall step >= its critical path", step_wall + slack >= rw.makespan,
-              "wall step %.3f ms >= %.3f ms, the critical path of that step's own measured costs "
-              "(clock tolerance %.3f ms)", 1e3 * step_wall, 1e3 * rw.makespan, 1e3 * slack);
+    lab_check(c, _("wall step >= its critical path"), step_wall + slack >= rw.makespan,
+              _("wall step %.3f ms >= %.3f ms, the critical path of that step's own measured costs "
+              "(clock tolerance %.3f ms)"), 1e3 * step_wall, 1e3 * rw.makespan, 1e3 * slack);
     replay_free(&rw);
-    lab_check(c, "activations held", held_ok, "%s: every stage held what its order of operations makes it "
-              "hold (%s); most held %d, 1F1B's most %d (p = %d, m = %d)", sched_name(cfg->kind),
+    lab_check(c, _("activations held"), held_ok, _("%s: every stage held what its order of operations makes it "
+              "hold (%s); most held %d, 1F1B's most %d (p = %d, m = %d)"), sched_name(cfg->kind),
               cfg->kind == SCHED_NAIVE ? "1" : cfg->kind == SCHED_GPIPE ? "m"
-              : cfg->kind == SCHED_1F1B ? "min(p-s, m)" : cfg->kind == SCHED_ZBH1 ? "min(p, m), from F to W"
-              : "one per chunk and micro-batch, from F to B", peak_held, peak_1f1b, p, m);
+              : cfg->kind == SCHED_1F1B ? "min(p-s, m)" : cfg->kind == SCHED_ZBH1 ? _("min(p, m), from F to W")
+              : _("one per chunk and micro-batch, from F to B"), peak_held, peak_1f1b, p, m);
 
     /* ---- notes ---- */
     const char *clock = c->dev->ops->clock ? "device time" : "thread CPU time";
     if (own_gpu)
-        lab_note(c, "Each stage has a GPU of its own, so nothing contends: the "
+        lab_note(c, "%s", _("Each stage has a GPU of its own, so nothing contends: the "
                  "bubble is measured on the last wall-clock step, each stage's busy time being its GEMMs' "
                  "time from CUDA events on its stream; the replay beside it prices the operations as "
-                 "below");
+                 "below"));
     lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
              "competed for a %s; a forward (or backward) costs the median over the stages of the lower "
@@ -386,37 +406,38 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                       : "transfers taking no time (modelled, as in the formula; the copies send/recv cost "
                         "here are in the copy column)");
     if (sharers > 1)
-        lab_note(c, "%d stages share one GPU, each as its own CUDA stream: their GEMMs and copies contend for "
+        lab_note(c, _("%d stages share one GPU, each as its own CUDA stream: their GEMMs and copies contend for "
                  "it, so wall-clock busy/idle and the wall bubble are contended; the replayed figures are "
-                 "what %d GPUs would show", p, p);
+                 "what %d GPUs would show"), p, p);
     else if (sharers == 0 && p > c->cores)
-        lab_note(c, "%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
-                 "wall bubble are contended; the replayed figures are what %d cores would show",
+        lab_note(c, _("%d stages on %d cores: stages take turns on the cores, so wall-clock busy/idle and the "
+                 "wall bubble are contended; the replayed figures are what %d cores would show"),
                  p, c->cores, p);
     if (cfg->kind == SCHED_NAIVE)
-        lab_note(c, "naive: no pipelining; micro-batches go one at a time through every stage and back, "
-                 "so the bubble is (p-1)/p whatever m is");
+        lab_note(c, "%s", _("naive: no pipelining; micro-batches go one at a time through every stage and back, "
+                 "so the bubble is (p-1)/p whatever m is"));
     if (cfg->kind == SCHED_INTERLEAVED)
-        lab_note(c, "interleaved: each stage holds %d chunks, one hidden x hidden weight each, so the model is "
+        lab_note(c, _("interleaved: each stage holds %d chunks, one hidden x hidden weight each, so the model is "
                  "%d pieces and piece q sits on stage q mod %d; every micro-batch crosses %d stage boundaries "
-                 "each way instead of %d, and each operation is one chunk's work",
+                 "each way instead of %d, and each operation is one chunk's work"),
                  cfg->v, p * cfg->v, p, p > 1 ? p * cfg->v - 1 : 0, p - 1);
     if (cfg->kind == SCHED_ZBH1)
-        lab_note(c, "zb-h1: B computes dX = dY W^T and sends it on; W computes dW += X^T dY later, from the "
+        lab_note(c, _("zb-h1: B computes dX = dY W^T and sends it on; W computes dW += X^T dY later, from the "
                  "stashed X and the kept dY, so a stage holds each micro-batch from F to W.  Costs: "
                  "F %.3f ms, B %.3f ms, W %.3f ms (measured); the closed form takes W' = min(F, B, W) = "
-                 "%.3f ms (the paper's setting is W <= F, B)", 1e3 * price[0], 1e3 * price[1],
+                 "%.3f ms (the paper's setting is W <= F, B)"), 1e3 * price[0], 1e3 * price[1],
                  1e3 * price[2], 1e3 * fmin(price[2], fmin(price[0], price[1])));
 
     trace_all(c, &sc, all, reclen, &rp, wall0);
-    lab_svg_rows(c, "stage");
-    char title[200];
+    lab_svg_rows(c, _("stage"));
+    char title[200], b3[32], f3[32];
     if (cfg->kind == SCHED_INTERLEAVED)
-        snprintf(title, sizeof title, "interleaved schedule, p = %d, m = %d, v = %d: bubble %.3f %s, formula %.3f",
-                 p, m, cfg->v, bubble, own_gpu ? "measured" : "replayed", formula);
+        snprintf(title, sizeof title, _("interleaved schedule, p = %d, m = %d, v = %d: bubble %s %s, formula %s"),
+                 p, m, cfg->v, fig3(bubble, b3), _(own_gpu ? "measured" : "replayed"), fig3(formula, f3));
     else
-        snprintf(title, sizeof title, "%s schedule, p = %d, m = %d: bubble %.3f %s, formula %.3f",
-                 sched_name(cfg->kind), p, m, bubble, own_gpu ? "measured" : "replayed", formula);
+        snprintf(title, sizeof title, _("%s schedule, p = %d, m = %d: bubble %s %s, formula %s"),
+                 sched_name(cfg->kind), p, m, fig3(bubble, b3), _(own_gpu ? "measured" : "replayed"),
+                 fig3(formula, f3));
     lab_svg_view(c, S_REPLAY, title);
 
     free(ref);

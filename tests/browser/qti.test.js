@@ -113,7 +113,7 @@ test('the lab box is in the numeric question\'s modal feedback: command, claims,
   await show('kinds', 'share');
   const text = await page.evaluate(() => document.querySelector('qti-modal-feedback[identifier="shown"]').textContent);
   assert.match(text, /labrun labs\/pipe --stages 4 --microbatches 4 --schedule gpipe/);
-  assert.match(text, /bubble_fraction \(share of stage time spent idle\): within 0\.03 of this question's answer/);
+  assert.match(text, /share of stage time spent idle \(bubble_fraction\): within 0\.03 of this question's answer/);
   assert.match(text, /static int next_stage/);
 });
 

@@ -108,17 +108,16 @@ Test(render_runs, each_claim_comes_after_the_claims_with_its_figure_basis_and_ve
     const char *s = box(&run, "en");
     const char *claims = strstr(s, "What you should see:"), *measured = strstr(s, "Measured on");
     cr_assert(claims && measured && claims < measured, "%s", s);
-    expect_has(s, "<li><strong>PASS</strong> <code>bubble_formula</code>");
-    expect_has(s, " = 0.2727 (modelled) \u2014 within 0.001 of this question's answer</li>");
-    expect_has(s, "<li><strong>PASS</strong> <code>bubble_fraction</code> (share of stage time spent idle");
-    expect_has(s, " = 0.25 (replayed from measured costs) \u2014 below 0.5</li>");
+    /* The description's head leads, the name follows as code, as in the player's box; no nested parentheses. */
+    expect_has(s, "<li><strong>PASS</strong> the schedule's closed form (<code>bubble_formula</code>) = 0.2727 (modelled) \u2014 within 0.001 of this question's answer</li>");
+    expect_has(s, "<li><strong>PASS</strong> share of stage time spent idle (<code>bubble_fraction</code>) = 0.25 (replayed from measured costs) \u2014 below 0.5</li>");
     expect_has(s, "<p>The lab's own checks: 2 of 2 passed.</p>");
     expect_has(s, "<p><code>labrun 0.1.0, --backend cuda</code></p>");
     s = box(&run, "id");
-    expect_has(s, "<li><strong>LULUS</strong> <code>bubble_formula</code>");
-    expect_has(s, " = 0.2727 (dimodelkan) \u2014 dalam selisih 0.001 dari jawaban soal ini</li>");
-    expect_has(s, "<li><strong>LULUS</strong> <code>bubble_fraction</code> (bagian waktu tahap");
-    expect_has(s, " = 0.25 (diputar ulang dari biaya terukur) \u2014 di bawah 0.5</li>");
+    /* Indonesian writes every number with the decimal comma: the figures and the claims' targets. */
+    expect_has(s, "<li><strong>LULUS</strong> bentuk tertutup jadwalnya (<code>bubble_formula</code>) = 0,2727 (dimodelkan) \u2014 dalam selisih 0,001 dari jawaban soal ini</li>");
+    expect_has(s, "<li><strong>LULUS</strong> bagian waktu tahap yang dihabiskan untuk menganggur (<code>bubble_fraction</code>) = 0,25 (diputar ulang dari biaya terukur) \u2014 di bawah 0,5</li>");
+    cr_expect_null(strstr(s, "0.25"), "a decimal point in the Indonesian box:\n%s", s);
     expect_has(s, "<p>Pemeriksaan lab sendiri: 2 dari 2 lulus.</p>");
 }
 
@@ -141,6 +140,14 @@ Test(render_runs, figures_are_written_as_the_player_writes_them)
         char *fig = xasprintf(" = %s (replayed", figures[i].shown);
         expect_has(s, fig);
         free(fig);
+        /* In Indonesian, the same digits with the decimal comma (ui.js figure()). */
+        char id[64];
+        snprintf(id, sizeof id, "%s", figures[i].shown);
+        num_in_lang(id, "id");
+        s = strstr(box(&run, "id"), "<li><strong>");
+        fig = xasprintf(" = %s (diputar", id);
+        expect_has(s, fig);
+        free(fig);
     }
 }
 
@@ -151,10 +158,8 @@ Test(render_runs, a_figure_that_breaks_its_claim_fails_and_one_the_run_lacks_fai
     run.metrics.items = m;
     run.metrics.n = 1;
     const char *s = box(&run, "en");
-    expect_has(s, "<li><strong>FAIL</strong> <code>bubble_formula</code>");
-    expect_has(s, " = - \u2014 within 0.001 of this question's answer (the run did not report it)</li>");
-    expect_has(s, "<li><strong>FAIL</strong> <code>bubble_fraction</code>");
-    expect_has(s, " = 0.75 (measured) \u2014 below 0.5</li>");
+    expect_has(s, "<li><strong>FAIL</strong> the schedule's closed form (<code>bubble_formula</code>) = - \u2014 within 0.001 of this question's answer (the run did not report it)</li>");
+    expect_has(s, "<li><strong>FAIL</strong> share of stage time spent idle (<code>bubble_fraction</code>) = 0.75 (measured) \u2014 below 0.5</li>");
     m[0].value = NAN;
     m[0].known = false;
     expect_has(box(&run, "en"), " = - (measured) \u2014 below 0.5</li>");
@@ -167,8 +172,8 @@ Test(render_runs, a_failed_lab_check_fails_every_claim_as_in_the_player)
     c[1].pass = false;
     run.checks.items = c;
     const char *s = box(&run, "en");
-    expect_has(s, "<li><strong>FAIL</strong> <code>bubble_formula</code>");
-    expect_has(s, "<li><strong>FAIL</strong> <code>bubble_fraction</code>");
+    expect_has(s, "<li><strong>FAIL</strong> the schedule's closed form (<code>");
+    expect_has(s, "<li><strong>FAIL</strong> share of stage time spent idle (<code>");
     expect_has(s, "<p>The lab's own checks: 1 of 2 passed.</p>");
 }
 

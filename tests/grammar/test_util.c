@@ -61,6 +61,22 @@ Test(fmt_number, other_numbers_take_the_fewest_digits_that_read_back)
     expect_number(-INFINITY, "-inf");
 }
 
+Test(num_in_lang, indonesian_writes_the_decimal_comma_every_other_language_the_point)
+{
+    char buf[FMT_NUMBER_MAX];
+    cr_assert_eq(num_decimal_mark("id"), ',');
+    cr_assert_eq(num_decimal_mark("id-ID"), ',');
+    cr_assert_eq(num_decimal_mark("en"), '.');
+    cr_assert_eq(num_decimal_mark("ide"), '.', "a language whose tag only starts with id is not Indonesian");
+    cr_assert_eq(num_decimal_mark(NULL), '.');
+    cr_assert_str_eq(num_in_lang(strcpy(buf, "0.2727"), "id"), "0,2727");
+    cr_assert_str_eq(num_in_lang(strcpy(buf, "1.200e-07"), "id-ID"), "1,200e-07");
+    cr_assert_str_eq(num_in_lang(strcpy(buf, "0.2727"), "en"), "0.2727");
+    cr_assert_str_eq(num_in_lang(strcpy(buf, "12"), "id"), "12");
+    fmt_number(buf, 0.03);
+    cr_assert_str_eq(num_in_lang(buf, "id"), "0,03");
+}
+
 Test(read_file, reads_a_file_whole_with_a_nul_after_it)
 {
     char path[] = "/tmp/qz-util-XXXXXX";

@@ -83,8 +83,8 @@ else
 fi
 
 # --lang id: the manifest's words in Indonesian, numbers with a decimal comma; names and options as they are.
-expect "the report in Indonesian describes each metric in Indonesian" 0 \
-    'bubble_fraction +[0-9]+,[0-9]+ +replayed +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
+expect "the report in Indonesian describes each metric and its basis in Indonesian" 0 \
+    'bubble_fraction +[0-9]+,[0-9]+ +diputar ulang +bagian waktu tahap yang dihabiskan untuk menganggur' -- \
     --lang id bubble "${small[@]}"
 expect "its title is Indonesian too" 0 '^lab bubble: Gelembung pipeline: waktu menganggur' -- bubble "${small[@]}" --lang=id
 expect "numbers take the Indonesian decimal comma" 0 'bubble_formula +0,3333 ' -- bubble "${small[@]}" --lang id

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "i18n.h"
 #include "qz.h"
 #include "run.h"
 
@@ -41,6 +42,9 @@ static int probe_run(struct lab_ctx *c)
                                       .dur_us = 25, .mb = -1 });
     lab_trace(c, &(struct lab_event){ .rank = c->rank, .stream = 1, .name = "send", .ts_us = t + 50,
                                       .dur_us = 5, .mb = -1 });
+    if (c->rank == 0)     /* ready at 75 us, on a core only at 90 */
+        lab_trace(c, &(struct lab_event){ .rank = 0, .stream = 0, .name = "core wait", .ts_us = t + 75,
+                                          .dur_us = 15, .mb = -1 });
     lab_trace_stream(c, c->rank, 0, "compute");
     if (c->rank == 0) {
         lab_metric(c, "total", v, LAB_MEASURED);
@@ -166,7 +170,7 @@ Test(report, trace_events_carry_rank_as_pid_stream_as_tid_and_microsecond_times)
         if (strcmp(name, "send") == 0)
             cr_assert_eq(json_integer_value(json_object_get(x, "tid")), 1);
     }
-    cr_assert_eq(complete, 9);
+    cr_assert_eq(complete, 9 + 1, "three events per rank and rank 0's wait for a core");
     cr_assert_eq(named, 3 + 3, "a process name per rank and a thread name per named stream");
     json_decref(j);
     free(p);
@@ -301,4 +305,67 @@ Test(report, under_coop_timed_figures_are_replayed_and_the_report_says_so)
         lab_report_free(rep);
         rep = NULL;
     }
+}
+
+/* The legend's words of the probe's timeline, in lang, joined by '|'. */
+static char *legend_of(const char *lang)
+{
+    labrun_lang(lang);
+    if (strcmp(lang, "en") != 0) {
+        /* The catalogue `make` compiles: BUILD/locale, two folders above this test (BUILD/tests/runtime). */
+        char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        cr_assert(n > 0);
+        exe[n] = '\0';
+        *strrchr(exe, '/') = '\0';
+        char *locale = xasprintf("%s/../../locale", exe);
+        bindtextdomain("labrun", locale);
+        free(locale);
+    }
+    run_probe();
+    char *p = path("w.svg");
+    cr_assert_eq(lab_report_write_svg(rep, p), 0);
+    xmlDocPtr doc = xmlReadFile(p, NULL, XML_PARSE_NONET);
+    cr_assert_not_null(doc);
+    xmlXPathContextPtr x = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+    /* A wait for a core is its own fill, defined once, and not idle's. */
+    xmlXPathObjectPtr waits = xmlXPathEvalExpression(BAD_CAST "//s:rect[@fill='url(#corewait)']", x);
+    cr_assert_eq(waits->nodesetval->nodeNr, 1 + 1, "rank 0's wait for a core and the legend's swatch");
+    xmlXPathObjectPtr pat = xmlXPathEvalExpression(BAD_CAST "//s:defs/s:pattern[@id='corewait']", x);
+    cr_assert_eq(pat->nodesetval->nodeNr, 1);
+    xmlXPathObjectPtr idle = xmlXPathEvalExpression(BAD_CAST "//s:rect[@fill='url(#idle)']", x);
+    cr_assert_eq(idle->nodesetval->nodeNr, 3 + 1, "three idle gaps and the legend's swatch, apart from the wait");
+    /* The legend: the texts right of the swatches, after the axis. */
+    xmlXPathObjectPtr texts = xmlXPathEvalExpression(BAD_CAST "//s:text[@font-size='11' and @fill='#222222']", x);
+    char *joined = xstrdup("");
+    for (int i = 0; i < texts->nodesetval->nodeNr; i++) {
+        xmlChar *t = xmlNodeGetContent(texts->nodesetval->nodeTab[i]);
+        char *next = xasprintf("%s|%s", joined, (const char *)t);
+        free(joined);
+        joined = next;
+        xmlFree(t);
+    }
+    xmlXPathFreeObject(waits);
+    xmlXPathFreeObject(pat);
+    xmlXPathFreeObject(idle);
+    xmlXPathFreeObject(texts);
+    xmlXPathFreeContext(x);
+    xmlFreeDoc(doc);
+    free(p);
+    return joined;
+}
+
+Test(report, a_wait_for_a_cpu_core_has_its_own_fill_and_legend_entry)
+{
+    char *legend = legend_of("en");
+    cr_expect_str_eq(legend, "|forward|idle|waiting for a CPU core");
+    free(legend);
+}
+
+Test(report, the_timelines_legend_is_in_the_runs_language)
+{
+    char *legend = legend_of("id");
+    cr_expect_str_eq(legend, "|maju|menganggur|menunggu inti CPU");
+    free(legend);
 }

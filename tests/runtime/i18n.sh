@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# labrun's messages in Indonesian (runtime/i18n.h, po/id.po): every message
+# xgettext finds in the sources has its translation, none fuzzy, and
+# labrun --lang id prints them.
+# Usage: i18n.sh PATH/TO/labrun "XGETTEXT KEYWORDS" SOURCES... (from the repository root).
+set -u
+labrun=${1:?usage: i18n.sh LABRUN KEYWORDS SOURCES...}
+keywords=$2
+shift 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# Every message of the sources is in po/id.po, translated and not fuzzy (msgcmp counts neither as there).
+# shellcheck disable=SC2086
+xgettext --language=C --from-code=UTF-8 $keywords --no-location -o "$tmp/labrun.pot" "$@" || bad "xgettext failed"
+if msgcmp po/id.po "$tmp/labrun.pot" 2>"$tmp/cmp"; then ok; else bad "po/id.po lacks translations:"; sed 's/^/    /' "$tmp/cmp" | head -20; fi
+stats=$(LC_ALL=C msgfmt --check-format --statistics -o /dev/null po/id.po 2>&1)
+if echo "$stats" | grep -qE 'fuzzy|untranslated'; then bad "po/id.po: $stats"; else ok; fi
+# A table's columns are cells split at '|': a translation keeps as many.
+if awk '/^msgid /{id=$0; next} /^msgstr /{if (gsub(/\|/,"|",id) != gsub(/\|/,"|",$0)) {print id; n++}} END{exit n>0}' po/id.po >"$tmp/bars"; then ok
+else bad "translations with another number of '|' cells:"; cat "$tmp/bars"; fi
+
+# labrun --lang id's words, exactly; --lang en's unchanged.
+small=(--stages 2 --microbatches 2 --hidden 8 --batch 2 --steps 1)
+"$labrun" bubble "${small[@]}" --lang id >"$tmp/id" 2>&1 || bad "labrun bubble --lang id failed"
+"$labrun" bubble "${small[@]}" --lang en >"$tmp/en" 2>&1 || bad "labrun bubble --lang en failed"
+expect_line() {     # FILE EXACT-LINE
+    if grep -qxF -- "$2" "$1"; then ok; else bad "no line '$2' in $1:"; sed 's/^/    /' "$1" | head -40; fi
+}
+expect_re() {       # FILE PATTERN
+    if grep -qE -- "$2" "$1"; then ok; else bad "nothing matches '$2' in $1"; fi
+}
+expect_line "$tmp/id" "backend cpu: 2 rank pada $(nproc) inti"
+expect_line "$tmp/id" "pemeriksaan"
+expect_line "$tmp/id" "metrik"
+expect_line "$tmp/id" "langkah"
+expect_line "$tmp/id" "per tahap (waktu CPU per operasi diukur, sibuk/menganggur diputar ulang, dinding diukur)"
+expect_re "$tmp/id" '^  LULUS  jadwal selesai +setiap ketergantungan operasi terpenuhi; tidak ada tahap yang menunggu selamanya$'
+expect_re "$tmp/id" '^  LULUS  pesan per langkah +4 pesan, 512 byte; 2m\(pv-1\) = 4 pesan masing-masing b\*h\*8 = 128 byte$'
+expect_re "$tmp/id" '^  porsi gelembung +0,3333 +diputar ulang dari waktu CPU terukur per operasi$'
+expect_re "$tmp/id" '^  bubble_formula +0,3333  dimodelkan +bentuk tertutup'
+# Numbers in the lab's own words (tables, check details, notes) take the decimal comma too.
+expect_re "$tmp/id" '^  LULUS  langkah dinding >= jalur kritisnya +langkah dinding [0-9]+,[0-9]{3} ms >= [0-9]+,[0-9]{3} ms, jalur kritis'
+if grep -nE '[0-9]\.[0-9]' "$tmp/id"; then bad "a decimal point in labrun --lang id's report (above)"; else ok; fi
+expect_re "$tmp/en" '^  PASS  wall step >= its critical path +wall step [0-9]+\.[0-9]{3} ms'
+expect_line "$tmp/en" "checks"
+expect_re "$tmp/en" '^  PASS  schedule completes +every operation'"'"'s dependencies were met; no stage waited forever$'
+expect_re "$tmp/en" '^  bubble_formula +0\.3333  modelled  the schedule'
+if grep -qE '^(checks|metrics|notes|PASS)|  PASS  ' "$tmp/id"; then bad "English headings in labrun --lang id"; else ok; fi
+
+# The timeline picture: its title, subtitle, rows, axis and legend in the run's language.
+"$labrun" bubble "${small[@]}" --lang id --svg "$tmp/id.svg" >/dev/null 2>&1 || bad "labrun --lang id --svg failed"
+"$labrun" bubble "${small[@]}" --svg "$tmp/en.svg" >/dev/null 2>&1 || bad "labrun --svg failed"
+sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$tmp/id.svg" >"$tmp/id.labels"
+sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$tmp/en.svg" >"$tmp/en.labels"
+expect_re "$tmp/id.labels" '^jadwal gpipe, p = 2, m = 2: gelembung 0,333 diputar ulang, rumus 0,333$'
+expect_line "$tmp/id.labels" "backend cpu, 2 rank pada $(nproc) inti; waktu dalam ms"
+expect_line "$tmp/id.labels" "tahap 1"
+for w in maju mundur menganggur; do expect_line "$tmp/id.labels" "$w"; done
+if grep -qE '^(forward|backward|idle|stage [0-9])$|[0-9]\.[0-9]' "$tmp/id.labels"; then bad "English words or decimal points in the Indonesian timeline:"; cat "$tmp/id.labels"; else ok; fi
+expect_re "$tmp/en.labels" '^gpipe schedule, p = 2, m = 2: bubble 0\.333 replayed, formula 0\.333$'
+for w in forward backward idle "stage 1"; do expect_line "$tmp/en.labels" "$w"; done
+
+echo "i18n: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
