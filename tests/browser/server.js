@@ -101,4 +101,9 @@ function readQuizData(file) {
   return JSON.parse(JSON.stringify(sandbox.window.QUIZ_DATA));
 }
 
-module.exports = { serve, readQuizData };
+/* How many scripts a package's own index.html loads: all a page of it may run. */
+function ownScripts(pkgDir) {
+  return (fs.readFileSync(path.join(pkgDir, 'index.html'), 'utf8').match(/<script\b/g) || []).length;
+}
+
+module.exports = { serve, readQuizData, ownScripts };
