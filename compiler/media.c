@@ -95,9 +95,9 @@ static void add_image(struct pass *p, const char *path, const struct src_loc *at
     }
     char *full = path_join(p->dir, path);
     struct stat st;
-    if (stat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
-        diag_error(p->d, at, "cannot read image '%s': %s", path,
-                   errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a file");
+    bool found = stat(full, &st) == 0;
+    if (!found || !S_ISREG(st.st_mode)) {
+        diag_error(p->d, at, "cannot read image '%s': %s", path, found ? "not a file" : strerror(errno));
         free(full);
         return;
     }
