@@ -45,7 +45,6 @@ struct comm_stats {
     uint64_t sent[COMM_NOPS];       /* bytes this rank sent while doing that operation */
     uint64_t recvd[COMM_NOPS];      /* bytes this rank received while doing it */
     double wall[COMM_NOPS];         /* wall seconds inside the operation */
-    double cpu[COMM_NOPS];          /* this thread's CPU seconds inside it */
 };
 
 struct comm;
