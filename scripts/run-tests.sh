@@ -9,6 +9,7 @@ set -u
 passed=0 failed=0 skipped=0 bad=()
 for t in "$@"; do
     echo "== $t"
+    start=$(date +%s)
     out=$(mktemp)
     "$t" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
@@ -39,6 +40,7 @@ for t in "$@"; do
         failed=$((failed + 1)); bad+=("$t")
     fi
     rm -f "$out"
+    echo "-- $t: $(($(date +%s) - start)) s"
 done
 [ ${#bad[@]} -gt 0 ] && printf 'failed: %s\n' "${bad[@]}"
 if [ "$skipped" -gt 0 ]; then
