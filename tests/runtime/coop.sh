@@ -15,44 +15,14 @@ labrun=${1:?usage: coop.sh LABRUN}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0 ran=0
+passed=0 failed=0
 limit=120
 stride=${COOP_STRIDE:-4}
 
 # shellcheck source=tests/runtime/lab_cases.sh
 . "$here/lab_cases.sh"
 
-declare -A seen secs
-for args in "${cases[@]}"; do
-    lab=${args%% *}
-    n=${seen[$lab]:-0}
-    seen[$lab]=$((n + 1))
-    [ $((n % stride)) -eq 0 ] || continue
-    ran=$((ran + 1))
-    # shellcheck disable=SC2086
-    if ! timeout $limit "$labrun" $args --quiet --json "$tmp/cpu.json" >"$tmp/cpu.out" 2>&1; then
-        echo "FAIL: $args on cpu:"; sed 's/^/   /' "$tmp/cpu.out" | tail -10
-        failed=$((failed + 1)); continue
-    fi
-    t0=$(date +%s.%N)
-    # shellcheck disable=SC2086
-    if ! timeout $limit "$labrun" $args --backend coop --timeout 60 --quiet --json "$tmp/coop.json" \
-            >"$tmp/coop.out" 2>&1; then
-        echo "FAIL: $args on coop:"; sed 's/^/   /' "$tmp/coop.out" | tail -20
-        failed=$((failed + 1)); continue
-    fi
-    secs[$lab]=$(awk -v a="${secs[$lab]:-0}" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { print a + t1 - t0 }')
-    if ! grep -q '"time": "replayed"' "$tmp/coop.json"; then
-        echo "FAIL: $args: the coop report does not say its times are replayed"
-        failed=$((failed + 1))
-    elif out=$(node "$here/compare_backends.js" "$tmp/cpu.json" "$tmp/coop.json"); then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $args: cpu and coop disagree:"; echo "$out"
-        failed=$((failed + 1))
-    fi
-done
-echo "  $ran lab runs on coop (every ${stride}th of ${#cases[@]}, per lab), each equal to the cpu run"
+compare_with_cpu "$labrun" coop "$stride" '"time": "replayed"'
 for lab in "${!secs[@]}"; do
     printf '  %-22s %6.2f s on coop\n' "$lab" "${secs[$lab]}"
 done | sort

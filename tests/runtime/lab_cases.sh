@@ -1,7 +1,7 @@
 # The lab runs every backend check compares with the cpu backend (sourced by
-# nccl_sim.sh, which runs them all, and coop.sh, which runs a sample of each
-# lab): parameters that reach every schedule, rank count and message pattern.
-# Sets the array `cases`, one "LAB --PARAM VALUE ..." per run.
+# nccl_sim.sh and coop.sh): parameters that reach every schedule, rank count
+# and message pattern.  Sets the array `cases`, one "LAB --PARAM VALUE ..."
+# per run, and defines compare_with_cpu, the loop both checks run.
 # shellcheck disable=SC2034
 cases=()
 # The pipeline: every schedule, odd and even stage counts, one to many micro-batches.
@@ -45,3 +45,51 @@ cases+=("labs/memory --tp 1 --pp 3 --layers 6 --hidden 128 --heads 2 --seq 32 --
 # The example lab of doc/labrun.md.
 cases+=("tests/data/labs/hello --ranks 3 --count 101")
 
+
+# compare_with_cpu LABRUN BACKEND STRIDE [MARK]: every STRIDE-th case of each lab
+# (its first always) on --backend BACKEND and on --backend cpu.  Both must pass
+# every check, and every exact and modelled metric must be equal
+# (compare_backends.js); MARK, when given, is text BACKEND's --json must hold.
+# Adds to the caller's passed and failed, sets ran and secs[LAB] (seconds on
+# BACKEND); needs the caller's tmp folder and limit.
+compare_with_cpu() {
+    local labrun=$1 backend=$2 stride=$3 mark=${4:-} here args lab n t0 out
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    declare -gA secs=()
+    local -A seen=()
+    ran=0
+    for args in "${cases[@]}"; do
+        lab=${args%% *}
+        n=${seen[$lab]:-0}
+        seen[$lab]=$((n + 1))
+        [ $((n % stride)) -eq 0 ] || continue
+        ran=$((ran + 1))
+        # shellcheck disable=SC2086
+        if ! timeout "$limit" "$labrun" $args --quiet --json "$tmp/cpu.json" >"$tmp/cpu.out" 2>&1; then
+            echo "FAIL: $args on cpu:"; sed 's/^/   /' "$tmp/cpu.out" | tail -10
+            failed=$((failed + 1)); continue
+        fi
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        if ! timeout "$limit" "$labrun" $args --backend "$backend" --timeout 60 --quiet --json "$tmp/other.json" \
+                >"$tmp/other.out" 2>&1; then
+            echo "FAIL: $args on $backend:"; sed 's/^/   /' "$tmp/other.out" | tail -20
+            failed=$((failed + 1)); continue
+        fi
+        secs[$lab]=$(awk -v a="${secs[$lab]:-0}" -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { print a + t1 - t0 }')
+        if [ -n "$mark" ] && ! grep -qF "$mark" "$tmp/other.json"; then
+            echo "FAIL: $args: the $backend report lacks $mark"
+            failed=$((failed + 1))
+        elif out=$(node "$here/compare_backends.js" "$tmp/cpu.json" "$tmp/other.json"); then
+            passed=$((passed + 1))
+        else
+            echo "FAIL: $args: cpu and $backend disagree:"; echo "$out"
+            failed=$((failed + 1))
+        fi
+    done
+    if [ "$stride" -eq 1 ]; then
+        echo "  $ran lab runs on $backend, each equal to the cpu run"
+    else
+        echo "  $ran lab runs on $backend (every ${stride}th of ${#cases[@]}, per lab), each equal to the cpu run"
+    fi
+}

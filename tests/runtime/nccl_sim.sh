@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every lab under NCCL's message rules (a `make check` step): nccl_sim.sh LABRUN
 #
-# Each case runs the lab on --backend nccl-sim (ranks as threads, messages
-# matched in posting order without tags, a send complete only at its peer's
-# receive, each communicator's operations in order) and on --backend cpu.
+# Each case of lab_cases.sh (or every NCCL_SIM_STRIDE-th of each lab) runs
+# the lab on --backend nccl-sim (ranks as threads, messages matched in
+# posting order without tags, a send complete only at its peer's receive,
+# each communicator's operations in order) and on --backend cpu.
 # Both must pass every check, and every exact and modelled metric must be
 # equal (compare_backends.js): a lab whose message order NCCL would mismatch
 # or deadlock on fails here, with the call sites, instead of on a GPU.
@@ -20,26 +21,7 @@ limit=120
 # shellcheck source=tests/runtime/lab_cases.sh
 . "$here/lab_cases.sh"
 
-for args in "${cases[@]}"; do
-    # shellcheck disable=SC2086
-    if ! timeout $limit "$labrun" $args --quiet --json "$tmp/cpu.json" >"$tmp/cpu.out" 2>&1; then
-        echo "FAIL: $args on cpu:"; sed 's/^/   /' "$tmp/cpu.out" | tail -10
-        failed=$((failed + 1)); continue
-    fi
-    # shellcheck disable=SC2086
-    if ! timeout $limit "$labrun" $args --backend nccl-sim --timeout 60 --quiet --json "$tmp/sim.json" \
-            >"$tmp/sim.out" 2>&1; then
-        echo "FAIL: $args on nccl-sim:"; sed 's/^/   /' "$tmp/sim.out" | tail -20
-        failed=$((failed + 1)); continue
-    fi
-    if out=$(node "$here/compare_backends.js" "$tmp/cpu.json" "$tmp/sim.json"); then
-        passed=$((passed + 1))
-    else
-        echo "FAIL: $args: cpu and nccl-sim disagree:"; echo "$out"
-        failed=$((failed + 1))
-    fi
-done
-echo "  ${#cases[@]} lab runs on nccl-sim, each equal to the cpu run"
+compare_with_cpu "$labrun" nccl-sim "${NCCL_SIM_STRIDE:-1}"
 
 # A rank that never gets to its send: --timeout names who waits in what, for whom.
 "$labrun" labs/bubble --backend nccl-sim --stages 3 --microbatches 2 --hidden 16 --batch 2 --steps 1 \
