@@ -64,13 +64,19 @@ $(BUILD)/tests/runtime/cli: tests/runtime/cli.sh $(LABRUN)
 	printf '#!/bin/sh\nexec tests/runtime/cli.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
 
 # Every lab under NCCL's message rules against the cpu backend (a step of `make check`).
+# A sanitized build runs a sample of the lab runs (every third, every eighth on
+# coop): the sanitizers look for memory errors, which one run of each schedule
+# finds, and the plain build runs the whole list.
+ifeq ($(SAN),1)
+LAB_STRIDES := NCCL_SIM_STRIDE=3 COOP_STRIDE=8
+endif
 TEST_BINS += $(BUILD)/tests/runtime/nccl-sim
-$(BUILD)/tests/runtime/nccl-sim: tests/runtime/nccl_sim.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
+$(BUILD)/tests/runtime/nccl-sim: mk/runtime.mk tests/runtime/nccl_sim.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec tests/runtime/nccl_sim.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
+	printf '#!/bin/sh\n$(LAB_STRIDES) exec tests/runtime/nccl_sim.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
 
 # A sample of every lab's runs with the ranks as coroutines on one thread, against the cpu backend.
 TEST_BINS += $(BUILD)/tests/runtime/coop-labs
-$(BUILD)/tests/runtime/coop-labs: tests/runtime/coop.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
+$(BUILD)/tests/runtime/coop-labs: mk/runtime.mk tests/runtime/coop.sh tests/runtime/lab_cases.sh tests/runtime/compare_backends.js $(LABRUN)
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec tests/runtime/coop.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
+	printf '#!/bin/sh\n$(LAB_STRIDES) exec tests/runtime/coop.sh %s\n' '$(LABRUN)' > $@ && chmod +x $@
