@@ -30,6 +30,25 @@ rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
 valid() { # SCHEMA FILE WHAT
     if xmllint --noout --nonet --schema "$1" "$2" 2>"$OUT/err" >/dev/null; then ok "$3"; else bad "$3: $(grep -v 'Schemas parser warning\|Skipping import' "$OUT/err" | head -5)"; fi
 }
+# valid_each SCHEMA STRIP SUFFIX FILE...: one xmllint for all (the schema is read
+# once), one result per file, named by its path less STRIP, then SUFFIX; a
+# pattern that matched no file is no file.
+valid_each() {
+    schema=$1 strip=$2 suffix=$3; shift 3
+    for f in "$@"; do
+        shift
+        [ -e "$f" ] && set -- "$@" "$f"
+    done
+    [ $# -gt 0 ] || return 0
+    xmllint --noout --nonet --schema "$schema" "$@" >/dev/null 2>"$OUT/err"
+    for f in "$@"; do
+        if grep -qxF "$f validates" "$OUT/err"; then
+            ok "${f#"$strip"}$suffix"
+        else
+            bad "${f#"$strip"}$suffix: $(grep -F "$f" "$OUT/err" | grep -v 'Schemas parser warning\|Skipping import' | head -5)"
+        fi
+    done
+}
 xp() { xmllint --xpath "$1" "$2" 2>/dev/null; }
 
 # Every quiz of the tree that compiles (with the fixture labs); those that do
@@ -49,10 +68,7 @@ for q in $quizzes; do
     fi
     ok "$q compiles to GIFT, Moodle XML and QTI 2.1"
     mkdir -p "$d/qti" && (cd "$d/qti" && unzip -q ../quiz.zip) || { bad "$q: quiz.zip does not unzip"; continue; }
-    for f in "$d"/qti/items/*.xml "$d/qti/assessmentTest.xml"; do
-        [ -e "$f" ] || continue
-        valid "$QTI_XSD" "$f" "$q: ${f#$d/qti/} is valid QTI 2.1.2"
-    done
+    valid_each "$QTI_XSD" "$d/qti/" " is valid QTI 2.1.2 ($q)" "$d"/qti/items/*.xml "$d/qti/assessmentTest.xml"
     valid "$CP_XSD" "$d/qti/imsmanifest.xml" "$q: imsmanifest.xml is valid IMS CP 1.1"
     items=$(ls "$d/qti/items" 2>/dev/null | wc -l)
     refs=$(xp 'count(//*[local-name()="resource"][@type="imsqti_item_xmlv2p1"])' "$d/qti/imsmanifest.xml")
@@ -161,9 +177,7 @@ runs_formats() { # RUNS.json NAME [hostile]
     fi
     ok "$rn runs: runs.qz --runs compiles to GIFT, Moodle XML and QTI 2.1"
     (cd "$d/qti-id" && unzip -q ../quiz-id.zip) && (cd "$d/qti-en" && unzip -q ../quiz-en.zip) || { bad "$rn runs: the QTI packages do not unzip"; return; }
-    for f in "$d"/qti-*/items/*.xml; do
-        valid "$QTI_XSD" "$f" "$rn runs: ${f#$d/} is valid QTI 2.1.2"
-    done
+    valid_each "$QTI_XSD" "$d/" " is valid QTI 2.1.2 ($rn runs)" "$d"/qti-*/items/*.xml
     valid compiler/moodle.xsd "$d/bank.xml" "$rn runs: Moodle XML is valid against compiler/moodle.xsd"
     if node tests/formats/gift-check.js "$d/bank.gift" "$d/bank.xml" > "$d/gift.log" 2>&1; then
         ok "$rn runs: gift-pegjs reads the GIFT back as the Moodle XML says ($(tail -1 "$d/gift.log"))"
