@@ -19,7 +19,8 @@ FLEX     ?= flex
 BISON    ?= bison
 VERSION  := 0.1.0
 
-OPT      ?= -O2
+OPT_PLAIN := -O2
+OPT      ?= $(OPT_PLAIN)
 CFLAGS   ?= $(OPT) -g
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DQZ_VERSION='"$(VERSION)"' -Igrammar -I$(BUILD)/gen -Icompiler -Iruntime

@@ -10,7 +10,14 @@
 EMCC      ?= emcc
 EMCC_RUN  := env NODE_PATH=/usr/share/nodejs $(EMCC)
 HAVE_EMCC := $(shell command -v $(EMCC) 2>/dev/null)
-WEB       := $(BUILD)/web
+# A sanitized build carries the plain build's module: emcc builds it without
+# sanitizers, so the two would be the same bytes, built twice (minutes).
+ifeq ($(SAN),1)
+WEB_FROM  := build
+else
+WEB_FROM  := $(BUILD)
+endif
+WEB       := $(WEB_FROM)/web
 WEB_JS    := $(WEB)/labs.js
 # What a package carries: the module and the worker's code (runtime/web/labworker.js)
 # inside one function, which the page starts as a worker from its source.
@@ -45,6 +52,7 @@ WEB_LDFLAGS := -O2 -msimd128 -sASYNCIFY -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_
                -sEXPORTED_RUNTIME_METHODS=callMain,FS \
                $(foreach d,$(WEB_LAB_DIRS),--embed-file $(d)/lab.qz@/labs/$(notdir $(d))/lab.qz)
 
+ifeq ($(WEB_FROM),$(BUILD))
 $(WEB)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	$(EMCC_RUN) $(WEB_CFLAGS) -c $< -o $@
@@ -62,6 +70,13 @@ $(WEB_MODULE): $(WEB_JS) runtime/web/labworker.js mk/web.mk
 	{ echo '/* The labs in WebAssembly and the worker that runs them (built by mk/web.mk). */'; \
 	  echo 'window.labrunWorkerBody = function () {'; cat $(WEB_JS) runtime/web/labworker.js; echo '};'; } > $@.tmp
 	mv $@.tmp $@
+else
+# The plain build makes (or finds up to date) the module this build carries.
+.PHONY: web-from
+web-from:
+	$(MAKE) BUILD=$(WEB_FROM) SAN= OPT=$(OPT_PLAIN) web
+$(WEB_JS) $(WEB_MODULE): web-from ;
+endif
 
 # quizc carries the module as a resource table (compiler/live_labs.c has the
 # empty stand-in that a quizc built without emcc keeps).
