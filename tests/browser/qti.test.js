@@ -159,31 +159,45 @@ grading.load().forEach((entry, n) => {
   });
 });
 
-test('formulas are MathML the player shows, figures are <img> with their alt text', async () => {
+const MATHML = 'http://www.w3.org/1998/Math/MathML';
+
+test('formulas are MathML the player typesets, figures are <img> with their alt text', async () => {
   const src = fs.readFileSync(path.join(PKGS, 'figures', 'items', 'split.xml'), 'utf8');
   assert.ok(/<math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML"/.test(src), 'the item holds MathML');
   await show('figures', 'split');
-  // qti-components copies the item into the page element by element by local name
-  // (its htmlDoc()), so the formulas arrive as <math> elements without MathML's
-  // namespace: the player shows their characters in order, not typeset; a player
-  // that keeps the namespace (TAO, a browser) draws them as math.
-  const seen = await page.evaluate(() => {
+  const seen = await page.evaluate((MATHML) => {
     const item = document.querySelector('qti-assessment-item');
     const maths = [...item.querySelectorAll('*')].filter((e) => e.localName === 'math');
+    const subs = [...item.querySelectorAll('*')].filter((e) => e.localName === 'msub');
+    const box = (e) => e.getBoundingClientRect();
     const text = item.innerText;
     return {
       maths: maths.length,
-      shown: maths.filter((m) => m.getBoundingClientRect().width > 0).length,
-      subs: maths.filter((m) => [...m.querySelectorAll('*')].some((e) => e.localName === 'msub')).length,
+      ns: [...new Set(maths.map((m) => m.namespaceURI))],
+      shown: maths.filter((m) => box(m).width > 0).length,
+      display: maths.map((m) => getComputedStyle(m).display),
+      subs: subs.filter((e) => e.namespaceURI === MATHML).length,
+      // A subscript is drawn smaller than its base and starts lower; as plain characters both are one size on one line.
+      lowered: subs.filter((e) => {
+        const [b, i] = [box(e.children[0]), box(e.children[1])];
+        return i.height < 0.9 * b.height && i.top > b.top;
+      }).length,
+      table: maths.length ? [...maths[0].querySelectorAll('*')].filter((e) => e.localName === 'mtable' && e.namespaceURI === MATHML).length : 0,
       first: maths.length ? maths[0].textContent : '',
       raw: ['\\(', '\\[', 'A_i', 'begin{bmatrix}'].filter((r) => text.includes(r)),
       imgs: [...item.querySelectorAll('img')].map((i) => ({ src: i.getAttribute('src'), alt: i.alt })),
     };
-  });
-  // The prompt's displayed formula, and the choices' 2 + 1.
+  }, MATHML);
+  // The prompt's displayed formula, and the choices' formulas.
   assert.equal(seen.maths, 4, `${seen.maths} MathML formulas in the player`);
+  assert.deepEqual(seen.ns, [MATHML], 'every <math> in MathML\'s namespace');
   assert.equal(seen.shown, seen.maths, 'every formula takes room on the page');
-  assert.equal(seen.subs, 3, 'A_1, A_2 and A_i as <msub>');
+  // CSS lays each out as math: inline, or blockified where the choice is a flex box; the displayed one as a block.
+  assert.ok(seen.display.every((d) => /^(block )?math$/.test(d)), `laid out as math: ${seen.display}`);
+  assert.equal(seen.display[0], 'block math', 'the displayed formula a block of math');
+  assert.equal(seen.subs, 5, 'the prompt\'s A_1 and A_2, the choices\' A_i, A_1 and A_2 as MathML <msub>');
+  assert.equal(seen.lowered, 5, 'each subscript drawn smaller and lower than its base');
+  assert.equal(seen.table, 1, 'the bmatrix as a MathML <mtable>');
   assert.equal(seen.first.replace(/\s+/g, ''), 'Y=X[A1A2]', 'the displayed formula\'s characters');
   assert.deepEqual(seen.raw, [], 'no raw TeX on the page');
   // The player puts the item's folder before a relative src (none here: the item is shown from a string).
@@ -191,4 +205,37 @@ test('formulas are MathML the player shows, figures are <img> with their alt tex
   assert.equal(seen.imgs[1].alt, 'A bar');
   assert.match(seen.imgs[0].src, /(^|\/)\.\.\/media\/split\.svg$/);
   assert.equal(seen.imgs[0].alt, 'Two blocks, A1 and A2, side by side');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a fraction is a MathML <mfrac>, its numerator drawn above its denominator', async () => {
+  await show('figures', 'cost');
+  const frac = await page.evaluate(() => {
+    const body = document.querySelector('qti-item-body');
+    const fracs = [...body.querySelectorAll('*')].filter((e) => e.localName === 'mfrac');
+    if (fracs.length !== 1) return { count: fracs.length };
+    const f = fracs[0];
+    const [num, den] = [...f.children].map((e) => e.getBoundingClientRect());
+    return {
+      count: 1,
+      ns: f.namespaceURI,
+      parts: [...f.children].map((e) => e.localName),
+      stacked: num.bottom <= den.top + 0.5,
+      // Two rows in one line of the prompt: taller than its text's font size by half again.
+      height: f.getBoundingClientRect().height,
+      text: parseFloat(getComputedStyle(f.closest('div')).fontSize),
+    };
+  });
+  assert.equal(frac.count, 1, 'the prompt\'s \\frac');
+  assert.equal(frac.ns, MATHML);
+  assert.deepEqual(frac.parts, ['mrow', 'mrow'], 'numerator and denominator');
+  assert.ok(frac.stacked, 'the numerator above the denominator');
+  assert.ok(frac.height > 1.5 * frac.text, `the fraction ${frac.height}px high, the text ${frac.text}px`);
+});
+
+test('the transformer\'s DOM (htmlDoc) of this player version leaves <math> in the HTML namespace', async () => {
+  // Why showItem parses the transformer's markup instead: were this to give
+  // MathML's namespace, the page could take the DOM as it is.
+  const xml = await convert(fs.readFileSync(path.join(PKGS, 'figures', 'items', 'cost.xml'), 'utf8'));
+  assert.deepEqual(await page.evaluate((x) => window.shownAsDoc(x), xml), ['http://www.w3.org/1999/xhtml']);
 });
