@@ -7,7 +7,7 @@ LABRUN_MOS := $(foreach l,$(I18N_LANGS),$(BUILD)/locale/$(l)/LC_MESSAGES/labrun.
 # _(), N_() (and gettext's own ngettext).
 # Every source of labrun and its labs, so that a message marked in a new file
 # is checked too (tests/runtime/i18n.sh fails while po/id.po lacks it).
-I18N_SRCS := $(sort $(foreach f,$(wildcard runtime/*.c runtime/cuda/*.c runtime/mpi/*.c labs/*/*.c),$(if $(findstring /test_,$(f)),,$(f))))
+I18N_SRCS := $(sort $(foreach f,$(wildcard runtime/*.c runtime/cuda/*.c runtime/mpi/*.c runtime/web/*.c labs/*/*.c),$(if $(findstring /test_,$(f)),,$(f))))
 I18N_KEYWORDS := --keyword=_ --keyword=N_
 
 $(BUILD)/locale/%/LC_MESSAGES/labrun.mo: po/%.po
