@@ -32,7 +32,8 @@ WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/dev.c 
                     runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
                     runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \
                     runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/gemm_check.c runtime/web/backend_web.c \
-                    runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c
+                    runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c \
+                    runtime/web/i18n_web.c
 WEB_LAB_DIRS  := $(filter labs/%,$(LAB_DIRS))
 # libqz but its output files (outfile.c, outdir.c: Linux renames and signals):
 # outfile_web.c has what the module calls of it.
@@ -50,7 +51,8 @@ WEB_LDFLAGS := -O2 -msimd128 -sASYNCIFY -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_
                -sENVIRONMENT=worker,node -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
                -sMAXIMUM_MEMORY=2147483648 -sTOTAL_STACK=4194304 \
                -sEXPORTED_RUNTIME_METHODS=callMain,FS \
-               $(foreach d,$(WEB_LAB_DIRS),--embed-file $(d)/lab.qz@/labs/$(notdir $(d))/lab.qz)
+               $(foreach d,$(WEB_LAB_DIRS),--embed-file $(d)/lab.qz@/labs/$(notdir $(d))/lab.qz) \
+               $(foreach l,$(I18N_LANGS),--embed-file $(BUILD)/locale/$(l)/LC_MESSAGES/labrun.mo@/locale/$(l)/labrun.mo)
 
 ifeq ($(WEB_FROM),$(BUILD))
 $(WEB)/obj/%.o: %.c | $(GEN_HEADERS)
@@ -62,7 +64,8 @@ $(WEB)/obj/gen/%.o: $(BUILD)/gen/%.c | $(GEN_HEADERS)
 # A lab's objects need its generated header first.
 $(foreach d,$(LAB_DIRS),$(eval $(call web_obj,$(call lab_srcs,$(d))): | $(call lab_header,$(d))))
 
-$(WEB_JS): $(WEB_OBJS) $(foreach d,$(WEB_LAB_DIRS),$(d)/lab.qz)
+# The messages' catalogues, labrun's own (mk/i18n.mk), read by i18n_web.c.
+$(WEB_JS): $(WEB_OBJS) $(foreach d,$(WEB_LAB_DIRS),$(d)/lab.qz) $(LABRUN_MOS)
 	@mkdir -p $(@D)
 	$(EMCC_RUN) $(WEB_LDFLAGS) $(WEB_OBJS) -o $@
 
@@ -95,6 +98,11 @@ TEST_BINS += $(BUILD)/tests/web/gemm
 $(BUILD)/tests/web/gemm: tests/web/gemm_check.js $(WEB_JS)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec node tests/web/gemm_check.js %s\n' '$(WEB_JS)' > $@ && chmod +x $@
+# --lang in the module: a lab's words in Indonesian from the embedded catalogue (a step of `make check`).
+TEST_BINS += $(BUILD)/tests/web/lang
+$(BUILD)/tests/web/lang: tests/web/lang_check.js $(WEB_JS)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec node tests/web/lang_check.js %s\n' '$(WEB_JS)' > $@ && chmod +x $@
 else
 web:
 	@echo "web: emcc not found (apt-get install emscripten): the quiz page has no Run button" >&2

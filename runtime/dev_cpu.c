@@ -10,6 +10,7 @@
 
 #include "dev.h"
 #include "dev_host.h"
+#include "i18n.h"
 
 static int cpu_gemm(struct dev *d, enum dtype t, bool transa, bool transb, int m, int n, int k,
                     double alpha, const void *A, int lda, const void *B, int ldb,
@@ -47,10 +48,11 @@ static int cpu_axpy(struct dev *d, enum dtype t, size_t n, double a, const void 
 static void cpu_note(struct dev *d, char *buf, size_t n)
 {
     int t = openblas_get_num_threads();
-    snprintf(buf, n, "GEMM: OpenBLAS with %d thread%s per GEMM%s, fp32 and fp64 in full precision%s",
-             t, t == 1 ? "" : "s",
-             t == 1 ? " (a GEMM's whole cost is in its rank's thread CPU time)" : "",
-             dev_tf32_allowed() ? "; --tf32 has no effect on the cpu device" : "");
+    snprintf(buf, n, ngettext("GEMM: OpenBLAS with %d thread per GEMM%s, fp32 and fp64 in full precision%s",
+                              "GEMM: OpenBLAS with %d threads per GEMM%s, fp32 and fp64 in full precision%s",
+                              (unsigned long)t),
+             t, t == 1 ? _(" (a GEMM's whole cost is in its rank's thread CPU time)") : "",
+             dev_tf32_allowed() ? _("; --tf32 has no effect on the cpu device") : "");
 }
 
 static const struct dev_ops cpu_ops = {

@@ -6,13 +6,21 @@
  * none.  A printf format marked so keeps its placeholders: msgfmt
  * --check-format rejects a translation whose placeholders differ.
  *
- * A build without gettext (LABRUN_NO_GETTEXT, or Emscripten's) gets the
- * English msgid from _(), so every file that uses it still compiles.
+ * A build without gettext (LABRUN_NO_GETTEXT) gets the English msgid from
+ * _(), so every file that uses it still compiles.  The WebAssembly build
+ * (Emscripten) has no gettext either: runtime/web/i18n_web.c reads the same
+ * compiled catalogue, embedded in the module.
  */
 #ifndef LABRUN_I18N_H
 #define LABRUN_I18N_H
 
-#if defined(LABRUN_NO_GETTEXT) || defined(__EMSCRIPTEN__)
+#if defined(__EMSCRIPTEN__)
+/* The embedded catalogue's translation, else the msgid (i18n_web.c). */
+const char *labrun_gettext(const char *msgid);
+const char *labrun_ngettext(const char *one, const char *many, unsigned long n);
+#define _(msgid) labrun_gettext(msgid)
+#define ngettext(one, many, n) labrun_ngettext(one, many, n)
+#elif defined(LABRUN_NO_GETTEXT)
 /* No catalogue: the English msgid. */
 #define _(msgid) ((const char *)(msgid))
 #define ngettext(one, many, n) ((n) == 1 ? (one) : (many))
@@ -24,8 +32,8 @@
 /* A message marked for the catalogue but translated where it is shown (a table of words). */
 #define N_(msgid) msgid
 
-#if defined(LABRUN_NO_GETTEXT) || defined(__EMSCRIPTEN__)
-/* No catalogue (the WebAssembly build compiles no i18n.c): English, whatever is asked. */
+#if defined(LABRUN_NO_GETTEXT) && !defined(__EMSCRIPTEN__)
+/* No catalogue: English, whatever is asked. */
 static inline void labrun_lang(const char *lang)
 {
     (void)lang;
@@ -41,7 +49,9 @@ static inline const char *labrun_current_lang(void)
  * program (build/locale, from `make`), else the installed one
  * (PREFIX/share/locale).  English needs none.  LC_NUMERIC stays "C", so
  * printf writes the point JSON needs; the report's figures take their
- * language's decimal mark from num_in_lang.
+ * language's decimal mark from num_in_lang.  In the WebAssembly build, the
+ * catalogue embedded in the module (/locale/LANG/labrun.mo); a language
+ * without one is English.
  */
 void labrun_lang(const char *lang);
 

@@ -45,6 +45,7 @@ struct lab_report *lab_report_new(const struct ast_labdef *def, const struct lab
     r->cores = cores;
     r->t0 = timer_wall();
     r->svg_stream = 0;
+    r->svg_waits_stream = -1;
     return r;
 }
 
@@ -84,6 +85,7 @@ void lab_report_free(struct lab_report *r)
     VEC_FREE(r->streams);
     free(r->svg_title);
     free(r->svg_rows);
+    free(r->svg_waits_caption);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -222,6 +224,15 @@ void lab_svg_view(struct lab_ctx *c, int stream, const char *title)
     c->report->svg_stream = stream;
     free(c->report->svg_title);
     c->report->svg_title = title ? xstrdup(title) : NULL;
+    pthread_mutex_unlock(&c->report->lock);
+}
+
+void lab_svg_core_waits(struct lab_ctx *c, int stream, const char *caption)
+{
+    pthread_mutex_lock(&c->report->lock);
+    c->report->svg_waits_stream = stream;
+    free(c->report->svg_waits_caption);
+    c->report->svg_waits_caption = caption ? xstrdup(caption) : NULL;
     pthread_mutex_unlock(&c->report->lock);
 }
 

@@ -58,6 +58,8 @@ struct lab_report {
     int svg_stream;
     char *svg_title;                /* owned, or NULL */
     char *svg_rows;                 /* row label word; owned, or NULL for "rank" */
+    int svg_waits_stream;           /* lab_svg_core_waits's stream, or -1 */
+    char *svg_waits_caption;        /* owned, or NULL */
     bool progress;                  /* progress lines allowed */
     bool progress_shown;            /* one is on the terminal now */
     double last_progress;

@@ -2,8 +2,10 @@
  * report_svg.c — a timeline picture (--svg) of one event stream: one row per
  * rank, a block per event coloured by its name (forward and backward in two
  * colours, idle gaps hatched, waits for a CPU core cross-hatched apart),
- * micro-batch numbers on the blocks, a time axis in milliseconds, a legend,
- * its words in the run's language (i18n.h).  Written with libxml2's
+ * micro-batch numbers on the blocks, a time axis in milliseconds, a legend;
+ * under the rows, when the lab names a stream of waits (lab_svg_core_waits)
+ * and a rank did wait for a core, that stream's rows on the same axis; its
+ * words in the run's language (i18n.h).  Written with libxml2's
  * xmlTextWriter.
  */
 #include <libxml/xmlwriter.h>
@@ -127,12 +129,52 @@ bool lab_report_has_timeline(const struct lab_report *r)
     return false;
 }
 
+/* Whether stream holds a wait for a CPU core. */
+static bool has_core_wait(const struct lab_report *r, int stream)
+{
+    for (size_t i = 0; i < r->events.n; i++)
+        if (r->events.items[i].stream == stream && strcmp(r->events.items[i].name, "core wait") == 0)
+            return true;
+    return false;
+}
+
+/* One row per rank from top: the row labels, the rows, and stream's events on them. */
+static void draw_panel(xmlTextWriterPtr w, const struct lab_report *r, int stream, int rows, double top,
+                       double t0, double scale)
+{
+    for (int k = 0; k < rows; k++) {
+        double y = top + k * (ROW_H + ROW_GAP);
+        char label[32];
+        snprintf(label, sizeof label, "%s %d", r->svg_rows ? r->svg_rows : _("rank"), k);
+        text(w, LEFT - 8, y + ROW_H / 2.0 + 4, "end", 12, "#222222", label);
+        rect(w, LEFT, y, PLOT_W, ROW_H, "#fbfbfb", "#dddddd");
+    }
+    for (size_t i = 0; i < r->events.n; i++) {
+        const struct lab_event *e = &r->events.items[i];
+        if (e->stream != stream || e->rank < 0 || e->rank >= rows)
+            continue;
+        double x = LEFT + (e->ts_us - t0) * scale, wd = e->dur_us * scale;
+        double y = top + e->rank * (ROW_H + ROW_GAP);
+        bool idle = is_wait(e->name);
+        rect(w, x, y + (idle ? 0 : 2), wd, ROW_H - (idle ? 0 : 4), fill_of(e->name),
+             idle ? NULL : "#ffffff");
+        if (e->mb >= 0 && wd >= 11) {
+            char mb[16];
+            snprintf(mb, sizeof mb, "%d", e->mb);
+            text(w, x + wd / 2, y + ROW_H / 2.0 + 4, "middle", wd >= 18 ? 11 : 8, "#ffffff", mb);
+        }
+    }
+}
+
 int lab_report_write_svg(const struct lab_report *r, const char *path)
 {
+    /* The second panel: the lab's stream of waits for a core, when it holds one. */
+    int second = r->svg_waits_stream >= 0 && r->svg_waits_stream != r->svg_stream &&
+                 has_core_wait(r, r->svg_waits_stream) ? r->svg_waits_stream : -1;
     double t0 = INFINITY, t1 = -INFINITY;
     for (size_t i = 0; i < r->events.n; i++) {
         const struct lab_event *e = &r->events.items[i];
-        if (e->stream != r->svg_stream)
+        if (e->stream != r->svg_stream && e->stream != second)
             continue;
         t0 = fmin(t0, e->ts_us);
         t1 = fmax(t1, e->ts_us + e->dur_us);
@@ -143,7 +185,8 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     }
     double span_ms = (t1 - t0) / 1000, scale = PLOT_W / (t1 - t0);
     int rows = r->nranks > 0 ? r->nranks : 1;
-    int height = TOP + rows * (ROW_H + ROW_GAP) + 70, width = LEFT + PLOT_W + 24;
+    int panel = rows * (ROW_H + ROW_GAP), caption = 24;
+    int height = TOP + panel + (second >= 0 ? caption + panel : 0) + 70, width = LEFT + PLOT_W + 24;
 
     xmlBufferPtr buf = xmlBufferCreate();
     xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
@@ -206,30 +249,15 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     free(cores);
     text(w, LEFT, 40, "start", 11, "#555555", sub);
 
-    for (int k = 0; k < rows; k++) {
-        double y = TOP + k * (ROW_H + ROW_GAP);
-        char label[32];
-        snprintf(label, sizeof label, "%s %d", r->svg_rows ? r->svg_rows : _("rank"), k);
-        text(w, LEFT - 8, y + ROW_H / 2.0 + 4, "end", 12, "#222222", label);
-        rect(w, LEFT, y, PLOT_W, ROW_H, "#fbfbfb", "#dddddd");
-    }
-    for (size_t i = 0; i < r->events.n; i++) {
-        const struct lab_event *e = &r->events.items[i];
-        if (e->stream != r->svg_stream || e->rank < 0 || e->rank >= rows)
-            continue;
-        double x = LEFT + (e->ts_us - t0) * scale, wd = e->dur_us * scale;
-        double y = TOP + e->rank * (ROW_H + ROW_GAP);
-        bool idle = is_wait(e->name);
-        rect(w, x, y + (idle ? 0 : 2), wd, ROW_H - (idle ? 0 : 4), fill_of(e->name),
-             idle ? NULL : "#ffffff");
-        if (e->mb >= 0 && wd >= 11) {
-            char mb[16];
-            snprintf(mb, sizeof mb, "%d", e->mb);
-            text(w, x + wd / 2, y + ROW_H / 2.0 + 4, "middle", wd >= 18 ? 11 : 8, "#ffffff", mb);
-        }
+    draw_panel(w, r, r->svg_stream, rows, TOP, t0, scale);
+    if (second >= 0) {
+        double top = TOP + panel + caption;
+        text(w, LEFT, top - 8, "start", 11, "#555555",
+             r->svg_waits_caption ? r->svg_waits_caption : _("waiting for a CPU core"));
+        draw_panel(w, r, second, rows, top, t0, scale);
     }
     /* The time axis. */
-    double axis_y = TOP + rows * (ROW_H + ROW_GAP) + 2, step = tick_step(span_ms);
+    double axis_y = TOP + panel + (second >= 0 ? caption + panel : 0) + 2, step = tick_step(span_ms);
     for (double t = 0; t <= span_ms * 1.0001; t += step) {
         double x = LEFT + t / span_ms * PLOT_W;
         rect(w, x, axis_y, 0.8, 5, "#555555", NULL);
@@ -244,7 +272,8 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
         bool seen = false;
         for (size_t i = 0; i < r->events.n && !seen; i++) {
             char cls[64];
-            seen = r->events.items[i].stream == r->svg_stream &&
+            int st = r->events.items[i].stream;
+            seen = (st == r->svg_stream || st == second) &&
                    strcmp(chunk_class(r->events.items[i].name, cls, sizeof cls), palette[p].name) == 0;
         }
         if (!seen)

@@ -47,10 +47,12 @@
   /*
    * labrun's arguments for the values in st: those the lab line gives and
    * those the learner changed (a value left at the lab's default is not
-   * given, as on the command line: some apply only with others).
+   * given, as on the command line: some apply only with others); and the
+   * page's language, so that the lab's tables, checks, notes and timeline
+   * are in it (labrun --lang).
    */
-  function argsOf(lab, st) {
-    var a = [lab.name];
+  function argsOf(h, lab, st) {
+    var a = [lab.name, '--lang=' + h.lang()];
     var given = Object.create(null);
     lab.args.forEach(function (p) { given[p[0]] = true; });
     st.values.forEach(function (p, i) {
@@ -91,7 +93,7 @@
         st.result = { status: 1, report: null, svg: null, errors: String(e.message || e) };
         st.redraw();
       };
-      w.postMessage({ args: argsOf(lab, st) });
+      w.postMessage({ args: argsOf(h, lab, st) });
     }, function () {
       st.phase = 'done';
       st.result = { status: 1, report: null, svg: null, errors: h.t('webMissing') };

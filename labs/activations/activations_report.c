@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "activations.h"
+#include "i18n.h"
 
 /*
  * Causal order: forwards by micro-batch from the first stage on, then
@@ -44,21 +45,21 @@ void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, 
     qsort(recs, nrecs, REC_N * sizeof(double), causal);
 
     const size_t show = 64;
-    struct lab_table *t = lab_table_new(c, "Tensors that crossed a stage boundary in one step",
-        "#|direction|stages|tensor|shape|dtype|bytes");
+    struct lab_table *t = lab_table_new(c, _("Tensors that crossed a stage boundary in one step"),
+        _("#|direction|stages|tensor|shape|dtype|bytes"));
     for (size_t i = 0; i < nrecs && i < show; i++) {
         const double *x = recs + i * REC_N;
         bool f = x[REC_DIR] == DIR_FORWARD;
-        lab_table_row(t, "%zu|%s|%.0f -> %.0f|%s layer %.0f (micro-batch %.0f)|[%.0f, %.0f]|%s|%.0f",
-                      i + 1, f ? "forward" : "backward", x[REC_FROM], x[REC_TO],
-                      f ? "activation: output of" : "activation gradient: into", x[REC_LAYER] + 1,
+        lab_table_row(t, f ? _("%zu|forward|%.0f -> %.0f|activation: output of layer %.0f (micro-batch %.0f)|[%.0f, %.0f]|%s|%.0f")
+                           : _("%zu|backward|%.0f -> %.0f|activation gradient: into layer %.0f (micro-batch %.0f)|[%.0f, %.0f]|%s|%.0f"),
+                      i + 1, x[REC_FROM], x[REC_TO], x[REC_LAYER] + 1,
                       x[REC_MB], x[REC_ROWS], x[REC_COLS], dtype_name(s->t), x[REC_BYTES]);
     }
     if (nrecs > show)
-        lab_note(c, "The crossing table shows the first %zu of %zu tensors.", show, nrecs);
+        lab_note(c, _("The crossing table shows the first %zu of %zu tensors."), show, nrecs);
 
-    struct lab_table *st = lab_table_new(c, "Per stage: what stays and what was sent",
-        "stage|layers|weight bytes (stay)|sent forward|sent backward|communicator bytes sent");
+    struct lab_table *st = lab_table_new(c, _("Per stage: what stays and what was sent"),
+        _("stage|layers|weight bytes (stay)|sent forward|sent backward|communicator bytes sent"));
     for (long k = 0; k < s->p; k++) {
         double f = 0, b = 0;
         for (size_t i = 0; i < nrecs; i++)
@@ -82,11 +83,11 @@ void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, 
     activations_metric(c, ACTIVATIONS_M_BOUNDARY_TO_PARAM_RATIO, wbytes > 0 ? (fwd + bwd) / wbytes : 0, LAB_MEASURED);
     activations_metric(c, ACTIVATIONS_M_MAX_REL_ERROR, rel, LAB_MEASURED);
 
-    lab_check(c, "only activations and their gradients crossed", sent == logged,
-              "communicator counted %.0f bytes sent; the record of activations and gradients holds %.0f",
+    lab_check(c, _("only activations and their gradients crossed"), sent == logged,
+              _("communicator counted %.0f bytes sent; the record of activations and gradients holds %.0f"),
               sent, logged);
-    lab_check(c, "bytes per step match 2(p-1) m tokens hidden bytes", fwd + bwd == expect,
-              "recorded %.0f, formula 2 x %ld x %ld x %ld x %ld x %zu = %.0f",
+    lab_check(c, _("bytes per step match 2(p-1) m tokens hidden bytes"), fwd + bwd == expect,
+              _("recorded %.0f, formula 2 x %ld x %ld x %ld x %ld x %zu = %.0f"),
               fwd + bwd, s->p - 1, s->m, s->n, s->h, s->e, expect);
     /*
      * Below `tiny` the dtype holds a number with less than its full precision
@@ -96,12 +97,12 @@ void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, 
      */
     double tiny = s->t == DTYPE_F32 ? FLT_MIN / FLT_EPSILON : DBL_MIN / DBL_EPSILON;
     bool grads_ok = rel <= tol || err <= tiny;
-    lab_check(c, "weight gradients equal the unsplit computation", s->failed == false && grads_ok,
-              "max |dW - reference| / max |reference| = %.3g (tolerance %.0e, or |dW - reference| <= %.3g, "
-              "where %s underflows; reference in double precision)", rel, tol, tiny,
+    lab_check(c, _("weight gradients equal the unsplit computation"), s->failed == false && grads_ok,
+              _("max |dW - reference| / max |reference| = %.3g (tolerance %.0e, or |dW - reference| <= %.3g, "
+              "where %s underflows; reference in double precision)"), rel, tol, tiny,
               s->t == DTYPE_F32 ? "fp32" : "fp64");
-    lab_note(c, "Each of the %ld layers is a %ld x %ld GEMM then GeLU; %ld micro-batches of %ld tokens; "
-             "GPipe order (all forwards, then all backwards).", L, s->h, s->h, s->m, s->n);
-    lab_note(c, "Weights (%.0f bytes) stay on their stage; one step moved %.0f bytes between stages "
-             "(%.3g x the weights).", wbytes, fwd + bwd, wbytes > 0 ? (fwd + bwd) / wbytes : 0);
+    lab_note(c, _("Each of the %ld layers is a %ld x %ld GEMM then GeLU; %ld micro-batches of %ld tokens; "
+             "GPipe order (all forwards, then all backwards)."), L, s->h, s->h, s->m, s->n);
+    lab_note(c, _("Weights (%.0f bytes) stay on their stage; one step moved %.0f bytes between stages "
+             "(%.3g x the weights)."), wbytes, fwd + bwd, wbytes > 0 ? (fwd + bwd) / wbytes : 0);
 }

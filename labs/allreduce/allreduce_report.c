@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "allreduce.h"
+#include "i18n.h"
 
 /* Each link preset's two metrics of the modelled layer. */
 static const struct {
@@ -27,8 +28,8 @@ static void tp_view(struct lab_ctx *c, const struct allreduce_params *P)
     };
     double bytes = ar_tp_allreduce_bytes(&L), gemm = ar_tp_gemm_time(&L);
     struct lab_table *t = lab_table_new(c,
-        "One tensor-parallel layer, forward (MODELLED: alpha-beta links, virtual time)",
-        "link|GB/s per direction|latency (us)|all-reduce MiB|2 all-reduces (us)|GEMM per rank (us)|all-reduce / GEMM");
+        _("One tensor-parallel layer, forward (MODELLED: alpha-beta links, virtual time)"),
+        _("link|GB/s per direction|latency (us)|all-reduce MiB|2 all-reduces (us)|GEMM per rank (us)|all-reduce / GEMM"));
     size_t n;
     const struct ar_link *links = ar_links(&n);
     for (size_t i = 0; i < n; i++) {
@@ -44,9 +45,9 @@ static void tp_view(struct lab_ctx *c, const struct allreduce_params *P)
     }
     allreduce_metric(c, ALLREDUCE_M_TP_ALLREDUCE_MIB, bytes / (1024.0 * 1024.0), LAB_EXACT);
     allreduce_metric(c, ALLREDUCE_M_TP_GEMM_US, gemm * 1e6, LAB_MODELLED);
-    lab_note(c, "Layer: hidden %ld, sequence %ld, micro-batch %ld, bf16, tp = %d, %.0f TFLOP/s per GPU: "
+    lab_note(c, _("Layer: hidden %ld, sequence %ld, micro-batch %ld, bf16, tp = %d, %.0f TFLOP/s per GPU: "
              "%.3g GFLOP per rank, then two all-reduces of s x b x h (after attention, after the MLP) "
-             "that no rank can skip or overlap with the next layer's GEMMs.",
+             "that no rank can skip or overlap with the next layer's GEMMs."),
              L.hidden, L.seq, L.batch, L.tp, L.tflops, ar_tp_flops(&L) / 1e9);
 }
 
@@ -59,11 +60,11 @@ void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum 
         link = ar_links(&(size_t){ 0 });
     int n = c->nranks;
     char title[160];
-    snprintf(title, sizeof title, "All-reduce (sum, in place) over %d ranks: %s on this machine "
-             "(backend %s, %d cores) | MODELLED on %s", n, lab_basis_name(c->timed), c->backend, c->cores,
+    snprintf(title, sizeof title, _("All-reduce (sum, in place) over %d ranks: %s on this machine "
+             "(backend %s, %d cores) | MODELLED on %s"), n, _(lab_basis_name(c->timed)), c->backend, c->cores,
              link->label);
     struct lab_table *tab = lab_table_new(c, title,
-        "size (B)|count|type|time (us)|algbw (GB/s)|busbw (GB/s)|#wrong|modelled time (us)|modelled busbw (GB/s)");
+        _("size (B)|count|type|time (us)|algbw (GB/s)|busbw (GB/s)|#wrong|modelled time (us)|modelled busbw (GB/s)"));
     double wrong = 0, err = 0, peak = 0, last_t = 0, last_alg = 0, last_bus = 0, mt = 0, mbus = 0;
     for (size_t i = 0; i < ns; i++) {
         double tm = 0, w = 0;
@@ -106,17 +107,18 @@ void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum 
     allreduce_metric(c, ALLREDUCE_M_MODEL_ERROR, merr, LAB_MODELLED);
     tp_view(c, P);
 
-    lab_check(c, "every element equals the exact sum", wrong == 0,
-              "%.0f wrong elements over %zu sizes, max |result - exact| = %g", wrong, ns, err);
-    lab_check(c, "virtual-time ring matches the closed form", merr <= 1e-9,
-              "%d ranks, %zu elements on %s: replay %.4f us, 2(n-1)(alpha + S/(n beta)) = %.4f us, "
-              "relative difference %.2g", n, probe, link->label, sim * 1e6, form * 1e6, merr);
-    lab_note(c, "Timed columns (%s) are this machine's: %d ranks on the %s backend with %d cores%s; "
-             "time is the slowest rank's average over %ld iterations after %ld warm-up.",
-             lab_basis_name(c->timed), n, c->backend, c->cores, n > c->cores ? " (ranks outnumber cores, so they also wait for a core)" : "",
+    lab_check(c, _("every element equals the exact sum"), wrong == 0,
+              _("%.0f wrong elements over %zu sizes, max |result - exact| = %g"), wrong, ns, err);
+    lab_check(c, _("virtual-time ring matches the closed form"), merr <= 1e-9,
+              _("%d ranks, %zu elements on %s: replay %.4f us, 2(n-1)(alpha + S/(n beta)) = %.4f us, "
+              "relative difference %.2g"), n, probe, link->label, sim * 1e6, form * 1e6, merr);
+    lab_note(c, _("Timed columns (%s) are this machine's: %d ranks on the %s backend with %d cores%s; "
+             "time is the slowest rank's average over %ld iterations after %ld warm-up."),
+             _(lab_basis_name(c->timed)), n, c->backend, c->cores,
+             n > c->cores ? _(" (ranks outnumber cores, so they also wait for a core)") : "",
              P->iters, P->warmup_iters);
-    lab_note(c, "algbw = S / t; busbw = algbw x 2(n-1)/n (nccl-tests); GB/s = 1e9 bytes per second.");
-    lab_note(c, "Modelled columns: every rank sends its block on its own directed link at alpha + bytes/beta "
-             "per ring step, replayed over the 2(n-1) steps in virtual time; nothing modelled is measured.");
+    lab_note(c, "%s", _("algbw = S / t; busbw = algbw x 2(n-1)/n (nccl-tests); GB/s = 1e9 bytes per second."));
+    lab_note(c, "%s", _("Modelled columns: every rank sends its block on its own directed link at alpha + bytes/beta "
+             "per ring step, replayed over the 2(n-1) steps in virtual time; nothing modelled is measured."));
 }
 

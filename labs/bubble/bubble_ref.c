@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bubble.h"
+#include "i18n.h"
 #include "util.h"
 
 void bubble_weight(int q, int h, double *W)
@@ -36,7 +37,7 @@ int bubble_reference(struct dev *d, const struct bubble_cfg *cfg, double *ref, c
     int per = whole <= ((size_t)256 << 20) ? cfg->m : 1;
     int rows = per * cfg->b;
     size_t wbytes = (size_t)h * (size_t)h * sizeof(double), abytes = (size_t)rows * (size_t)h * sizeof(double);
-    *how = per == cfg->m ? "the whole batch in one GEMM per stage" : "one micro-batch at a time";
+    *how = per == cfg->m ? N_("the whole batch in one GEMM per stage") : N_("one micro-batch at a time");
     void **act = xcalloc((size_t)p + 1, sizeof *act), **W = xcalloc((size_t)p, sizeof *W);
     void *dW = dev_alloc(d, wbytes, "reference"), *g = dev_alloc(d, abytes, "reference"),
          *g2 = dev_alloc(d, abytes, "reference");

@@ -230,10 +230,10 @@ static bool stage_table(struct lab_ctx *c, const struct bubble_cfg *cfg, const s
 static const char *formula_name(enum sched_kind k)
 {
     switch (k) {
-    case SCHED_NAIVE: return "formula (p-1)/(m+p-1) with m = 1 (naive)";
-    case SCHED_INTERLEAVED: return "formula (p-1)/(v*m+p-1) (Narayanan et al. 2021)";
-    case SCHED_ZBH1: return "formula (p-1)(F+B-W)/(m(F+B+W)+(p-1)(F+B-W)) (Qi et al. 2023), measured F, B, W";
-    default: return "formula (p-1)/(m+p-1)";
+    case SCHED_NAIVE: return _("formula (p-1)/(m+p-1) with m = 1 (naive)");
+    case SCHED_INTERLEAVED: return _("formula (p-1)/(v*m+p-1) (Narayanan et al. 2021)");
+    case SCHED_ZBH1: return _("formula (p-1)(F+B-W)/(m(F+B+W)+(p-1)(F+B-W)) (Qi et al. 2023), measured F, B, W");
+    default: return _("formula (p-1)/(m+p-1)");
     }
 }
 
@@ -363,8 +363,8 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
         double err = maxref > 0 ? maxdiff / maxref : maxdiff;
         bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, err, LAB_MEASURED);
         lab_check(c, _("pipelined equals unpipelined"), err <= 1e-12,
-                  "weight gradients of all %zu pieces (%d stage%s x %d chunk%s) vs %s (fp64): max rel error %.2e "
-                  "(bound 1e-12)", P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", how, err);
+                  _("weight gradients of all %zu pieces (%d stage%s x %d chunk%s) vs %s (fp64): max rel error %.2e "
+                  "(bound 1e-12)"), P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", _(how), err);
     }
     /*
      * The wall-clock step against the critical path of its own operations'
@@ -387,24 +387,24 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
               : _("one per chunk and micro-batch, from F to B"), peak_held, peak_1f1b, p, m);
 
     /* ---- notes ---- */
-    const char *clock = c->dev->ops->clock ? "device time" : "thread CPU time";
+    const char *clock = c->dev->ops->clock ? _("device time") : _("thread CPU time");
     if (own_gpu)
         lab_note(c, "%s", _("Each stage has a GPU of its own, so nothing contends: the "
                  "bubble is measured on the last wall-clock step, each stage's busy time being its GEMMs' "
                  "time from CUDA events on its stream; the replay beside it prices the operations as "
                  "below"));
-    lab_note(c, "bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
+    lab_note(c, _("bubble = idle / (p x step).  Replayed: after one warm-up step and %d step%s on the wall "
              "clock, %d step%s ran with the stages taking turns, so no operation was timed while another "
              "competed for a %s; a forward (or backward) costs the median over the stages of the lower "
              "quartile of the %s of each stage's forward (or backward) GEMMs in those steps (every "
              "stage runs the same GEMMs, so how far the stages differ is noise: their spread is in the "
-             "step table); the schedule is replayed in virtual time with those costs, %s",
+             "step table); the schedule is replayed in virtual time with those costs, %s"),
              cfg->steps, cfg->steps == 1 ? "" : "s", cfg->steps, cfg->steps == 1 ? "" : "s",
-             sharers ? "GPU" : "core", clock,
-             link > 0 ? "each transfer costing what the device copies between stages measured on the wall "
-                        "clock (they share the GPU with the GEMMs)"
-                      : "transfers taking no time (modelled, as in the formula; the copies send/recv cost "
-                        "here are in the copy column)");
+             sharers ? "GPU" : _("core"), clock,
+             link > 0 ? _("each transfer costing what the device copies between stages measured on the wall "
+                        "clock (they share the GPU with the GEMMs)")
+                      : _("transfers taking no time (modelled, as in the formula; the copies send/recv cost "
+                        "here are in the copy column)"));
     if (sharers > 1)
         lab_note(c, _("%d stages share one GPU, each as its own CUDA stream: their GEMMs and copies contend for "
                  "it, so wall-clock busy/idle and the wall bubble are contended; the replayed figures are "
@@ -439,6 +439,9 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
                  sched_name(cfg->kind), p, m, fig3(bubble, b3), _(own_gpu ? "measured" : "replayed"),
                  fig3(formula, f3));
     lab_svg_view(c, S_REPLAY, title);
+    /* The replay has no waits for a core: the wall clock's, when a stage had one, go under it. */
+    lab_svg_core_waits(c, S_COMPUTE, _("wall clock, last step: the cross-hatched spans are stages ready to run "
+                                       "but without a CPU core"));
 
     free(ref);
     free(cost);

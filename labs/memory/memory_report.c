@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "i18n.h"
 #include "memory.h"
 
 /*
@@ -28,19 +29,19 @@ static uint64_t live_replicas(const struct mem_model *m)
 
 static void stage_table(struct lab_ctx *c, const struct mem_model *m, double dev_gib)
 {
-    struct lab_table *t = lab_table_new(c, "Bytes per rank (modelled; every tp rank of a stage holds the same)",
-        "stage|layers|in flight|params|weights GiB|grads GiB|optimizer GiB|activations GiB|total GiB|fits");
+    struct lab_table *t = lab_table_new(c, _("Bytes per rank (modelled; every tp rank of a stage holds the same)"),
+        _("stage|layers|in flight|params|weights GiB|grads GiB|optimizer GiB|activations GiB|total GiB|fits"));
     struct mem_model u = mem_unsplit(m);
     struct mem_rank r;
     mem_stage(&u, 0, &r);
-    lab_table_row(t, "unsplit (1 device)|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s", r.layers, r.in_flight,
+    lab_table_row(t, _("unsplit (1 device)|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s"), r.layers, r.in_flight,
                   (double)r.params, r.weights / GIB, r.grads / GIB, r.optimizer / GIB,
-                  r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? "yes" : "NO");
+                  r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? _("yes") : _("NO"));
     for (long k = 0; k < m->pp; k++) {
         mem_stage(m, k, &r);
         lab_table_row(t, "%ld|%ld|%ld|%.3g|%.1f|%.1f|%.1f|%.1f|%.1f|%s", k, r.layers, r.in_flight,
                       (double)r.params, r.weights / GIB, r.grads / GIB, r.optimizer / GIB,
-                      r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? "yes" : "NO");
+                      r.activations / GIB, r.total / GIB, r.total / GIB <= dev_gib ? _("yes") : _("NO"));
     }
 }
 
@@ -54,9 +55,9 @@ static void zero_table(struct lab_ctx *c, const struct mem_model *m, const struc
 {
     struct mem_bpp bpp = mem_bytes_per_param(m->dtype);
     struct lab_table *t = lab_table_new(c,
-        "ZeRO over the dp ranks: model states of the largest rank (modelled; Rajbhandari et al. 2020, Fig. 1)",
-        "stage|shards|bytes/param (lab)|GiB (lab)|bytes/param (paper: 2+2+12)|GB (paper)|run");
-    static const char *const what[] = { "none", "optimizer states", "+ gradients", "+ weights" };
+        _("ZeRO over the dp ranks: model states of the largest rank (modelled; Rajbhandari et al. 2020, Fig. 1)"),
+        _("stage|shards|bytes/param (lab)|GiB (lab)|bytes/param (paper: 2+2+12)|GB (paper)|run"));
+    static const char *const what[] = { N_("none"), N_("optimizer states"), N_("+ gradients"), N_("+ weights") };
     for (int z = 0; z <= 3; z++) {
         struct mem_model mz = *m;
         mz.zero = z;
@@ -64,9 +65,9 @@ static void zero_table(struct lab_ctx *c, const struct mem_model *m, const struc
         mem_stage(&mz, big->stage, &r);
         double lab = mem_zero_bytes_per_param(z, m->dp, bpp.weights, bpp.grads, bpp.optimizer);
         double paper = mem_zero_bytes_per_param(z, m->dp, 2, 2, 12);
-        lab_table_row(t, "%d|%s|%.4g|%.4g|%.4g|%.4g|%s", z, what[z], lab,
+        lab_table_row(t, "%d|%s|%.4g|%.4g|%.4g|%.4g|%s", z, _(what[z]), lab,
                       (double)(r.weights + r.grads + r.optimizer) / GIB, paper, paper * (double)r.params / 1e9,
-                      z == m->zero ? "this run" : "");
+                      z == m->zero ? _("this run") : "");
     }
 }
 
@@ -102,8 +103,8 @@ int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct
 
     /* Live: every rank's allocator peak against its prediction, one row per stage. */
     struct lab_table *t = lab_table_new(c,
-        "Live step: scaled-down model allocated through the device interface",
-        "stage|ranks|predicted MiB|allocator peak MiB (min..max over the stage's ranks)|largest difference (bytes)");
+        _("Live step: scaled-down model allocated through the device interface"),
+        _("stage|ranks|predicted MiB|allocator peak MiB (min..max over the stage's ranks)|largest difference (bytes)"));
     double worst = 0, big_pred = 0, big_peak = 0, allocated = 0;
     for (long st = 0; st < m->pp; st++) {
         double lo = INFINITY, hi = 0, want = 0, diff = 0;
@@ -128,26 +129,26 @@ int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct
     memory_metric(c, MEMORY_M_LIVE_PREDICTED_MIB, big_pred / MIB, LAB_MODELLED);
     memory_metric(c, MEMORY_M_LIVE_PEAK_MIB, big_peak / MIB, LAB_MEASURED);
     memory_metric(c, MEMORY_M_LIVE_ERROR_PCT, worst, LAB_MEASURED);
-    lab_check(c, "live allocator peak equals the accounting", live_rc == 0 && worst <= 0.1,
-              "largest |peak - predicted| / predicted over %d ranks = %.4f%% (tolerance 0.1%%)",
+    lab_check(c, _("live allocator peak equals the accounting"), live_rc == 0 && worst <= 0.1,
+              _("largest |peak - predicted| / predicted over %d ranks = %.4f%% (tolerance 0.1%%)"),
               c->nranks, worst);
     uint64_t extra = live_replicas(s);
-    lab_check(c, "parameters add up", allocated - (double)extra == (double)mem_params_total(s),
-              "live model: %.0f parameters allocated over %d ranks - %.0f replicated or padding = %.0f; "
-              "formula L(12h^2+13h) + Vh + sh + 2h = %.0f",
+    lab_check(c, _("parameters add up"), allocated - (double)extra == (double)mem_params_total(s),
+              _("live model: %.0f parameters allocated over %d ranks - %.0f replicated or padding = %.0f; "
+              "formula L(12h^2+13h) + Vh + sh + 2h = %.0f"),
               allocated, c->nranks, (double)extra, allocated - (double)extra,
               (double)mem_params_total(s));
-    lab_note(c, "Largest rank: stage %ld (%ld layers, %ld micro-batches in flight under 1F1B): %.1f GiB of %.0f GiB.",
+    lab_note(c, _("Largest rank: stage %ld (%ld layers, %ld micro-batches in flight under 1F1B): %.1f GiB of %.0f GiB."),
              k, big.layers, big.in_flight, big.total / GIB, P->device_mem);
-    lab_note(c, "Bytes per parameter: %d weights (%s) + %d gradients (fp32) + %d optimizer (%s) = %d.",
+    lab_note(c, _("Bytes per parameter: %d weights (%s) + %d gradients (fp32) + %d optimizer (%s) = %d."),
              bpp.weights, mem_dtype_name(m->dtype), bpp.grads, bpp.optimizer,
-             bpp.optimizer == 12 ? "fp32 master copy, Adam m and v" : "Adam m and v",
+             bpp.optimizer == 12 ? _("fp32 master copy, Adam m and v") : _("Adam m and v"),
              bpp.weights + bpp.grads + bpp.optimizer);
-    lab_note(c, "Live model: %ld layers, hidden %ld, %ld heads, seq %ld, vocab %ld, same tp, pp, micro-batches and dtype.",
+    lab_note(c, _("Live model: %ld layers, hidden %ld, %ld heads, seq %ld, vocab %ld, same tp, pp, micro-batches and dtype."),
              s->layers, s->hidden, s->heads, s->seq, s->vocab);
-    lab_note(c, "Activations: recomputation %s, %s; per layer and micro-batch %.0f bytes on a tp rank%s; "
-             "embedding and loss activations are left out.", P->recompute,
-             m->seq_parallel ? "sequence parallelism (layer norms and dropouts on seq/tp tokens)" : "no sequence parallelism",
+    lab_note(c, _("Activations: recomputation %s, %s; per layer and micro-batch %.0f bytes on a tp rank%s; "
+             "embedding and loss activations are left out."), P->recompute,
+             m->seq_parallel ? _("sequence parallelism (layer norms and dropouts on seq/tp tokens)") : _("no sequence parallelism"),
              (double)mem_layer_activations(m),
              m->recompute == MEM_RECOMPUTE_NONE && m->dtype != MEM_FP32
                  ? (m->seq_parallel ? ", sbh(34 + 5as/h)/t (Korthikanti et al. 2022)" : ", sbh(10 + 24/t + 5as/(ht)) (Korthikanti et al. 2022)")
@@ -155,13 +156,13 @@ int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct
                  ? (m->seq_parallel ? ", sbh 34/t (Korthikanti et al. 2022)" : ", sbh(10 + 24/t) (Korthikanti et al. 2022)")
                  : "");
     if (m->dp > 1 || m->zero > 0)
-        lab_note(c, "Data parallelism: %ld replicas of the tp x pp split (%ld ranks in all), ZeRO stage %d: %s.  The live "
+        lab_note(c, _("Data parallelism: %ld replicas of the tp x pp split (%ld ranks in all), ZeRO stage %d: %s.  The live "
                  "step allocates replica 0's ranks, the sharded states as flat buffers of 1/%ld of the rank's parameters "
                  "(every replica holds the same); ZeRO-3's temporary all-gathered weights and the buckets of the "
-                 "gradient reduce-scatter are left out, as in the paper's Figure 1.",
+                 "gradient reduce-scatter are left out, as in the paper's Figure 1."),
                  m->dp, m->tp * m->pp * m->dp, m->zero,
-                 m->zero == 0 ? "every replica keeps all its model states" : m->zero == 1 ? "optimizer states sharded"
-                 : m->zero == 2 ? "optimizer states and gradients sharded" : "optimizer states, gradients and weights sharded",
+                 m->zero == 0 ? _("every replica keeps all its model states") : m->zero == 1 ? _("optimizer states sharded")
+                 : m->zero == 2 ? _("optimizer states and gradients sharded") : _("optimizer states, gradients and weights sharded"),
                  m->dp);
     return live_rc;
 }

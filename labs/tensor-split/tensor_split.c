@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "tensor_split.h"
 #include "util.h"
 
@@ -195,8 +196,8 @@ static void trace_forward(struct lab_ctx *c, const struct ts_cfg *cfg, const str
                                       .ts_us = s->w_comp * 1e6 + off, .dur_us = (s->w_end - s->w_comp) * 1e6 });
     if (c->rank == 0) {
         char title[128];
-        snprintf(title, sizeof title, "tensor-split %s over %d ranks: compute, then %s (wall clock)",
-                 cfg->mode == TS_COLUMN ? "column" : cfg->mode == TS_ROW ? "row" : "mlp", c->nranks, coll);
+        snprintf(title, sizeof title, _("tensor-split %s over %d ranks: compute, then %s (wall clock)"),
+                 _(ts_mode_word(cfg->mode)), c->nranks, cfg->mode == TS_COLUMN ? _("all-gather") : _("all-reduce"));
         lab_svg_view(c, 0, title);
     }
 }

@@ -56,6 +56,8 @@ double ts_rel_error(enum dtype t, const void *y, const double *ref, size_t n);
 int ts_unsplit(struct dev *d, const struct ts_cfg *cfg, double *bytes, double *cpu);
 
 /* Rank 0: compare and report.  all: every rank's TSR_N figures; y: the split result (host). */
+/* The split's name ("column", "row", "mlp"), English; _() gives it in the run's language. */
+const char *ts_mode_word(enum ts_mode m);
 int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, const void *y);
 
 #endif

@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "tensor_split.h"
 #include "util.h"
 
-static const char *mode_name(enum ts_mode m)
+/* The split's name in the report's words; N_ so the catalogue has it, translated where shown. */
+const char *ts_mode_word(enum ts_mode m)
 {
-    return m == TS_COLUMN ? "column" : m == TS_ROW ? "row" : "mlp";
+    return m == TS_COLUMN ? N_("column") : m == TS_ROW ? N_("row") : N_("mlp");
 }
 
 int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, const void *y)
@@ -33,10 +35,10 @@ int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, co
                            (cfg->mode == TS_MLP ? 2 : 1);
 
     char title[128];
-    snprintf(title, sizeof title, "per rank (times %s; bytes exact, from the device and communicator counters)",
-             lab_basis_name(c->timed));
+    snprintf(title, sizeof title, _("per rank (times %s; bytes exact, from the device and communicator counters)"),
+             _(lab_basis_name(c->timed)));
     struct lab_table *t = lab_table_new(c, title,
-        "rank|ffn slice|weights KiB|peak KiB|vs unsplit|compute ms|allgather sent/recv KiB|allreduce sent/recv KiB|comm ms");
+        _("rank|ffn slice|weights KiB|peak KiB|vs unsplit|compute ms|allgather sent/recv KiB|allreduce sent/recv KiB|comm ms"));
     double sent = 0, recvd = 0, compute = 0, comm = 0, peak = 0, wmax = 0;
     for (int r = 0; r < R; r++) {
         const double *v = all + (size_t)r * TSR_N;
@@ -53,7 +55,7 @@ int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, co
                       1e3 * v[TSR_COMPUTE], v[TSR_AG_SENT] / 1024, v[TSR_AG_RECV] / 1024,
                       v[TSR_AR_SENT] / 1024, v[TSR_AR_RECV] / 1024, 1e3 * cm);
     }
-    lab_table_row(t, "unsplit|%d|%.1f|%.1f|100%%|%.3f|-|-|-", cfg->ffn, total_weights / 1024, ubytes / 1024,
+    lab_table_row(t, _("unsplit|%d|%.1f|%.1f|100%%|%.3f|-|-|-"), cfg->ffn, total_weights / 1024, ubytes / 1024,
                   1e3 * ucpu);
 
     double tol = cfg->dtype == DTYPE_F32 ? 1e-5 : 1e-12;
@@ -69,22 +71,24 @@ int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, co
     tensor_split_metric(c, TENSOR_SPLIT_M_MEMORY_UNSPLIT, ubytes, LAB_MEASURED);
     tensor_split_metric(c, TENSOR_SPLIT_M_WEIGHT_FRACTION, wmax / total_weights, LAB_EXACT);
 
-    lab_check(c, "split equals unsplit", err < tol,
-              "%s-parallel over %d rank%s in %s vs the unsplit product in fp64: max rel error %.2e (bound %.0e)",
-              mode_name(cfg->mode), R, R == 1 ? "" : "s", dtype_name(cfg->dtype), err, tol);
+    lab_check(c, _("split equals unsplit"), err < tol,
+              ngettext("%s-parallel over %d rank in %s vs the unsplit product in fp64: max rel error %.2e (bound %.0e)",
+                       "%s-parallel over %d ranks in %s vs the unsplit product in fp64: max rel error %.2e (bound %.0e)",
+                       (unsigned long)R),
+              _(ts_mode_word(cfg->mode)), R, dtype_name(cfg->dtype), err, tol);
     int want_ar = cfg->mode == TS_COLUMN ? 0 : 1, want_ag = cfg->mode == TS_COLUMN ? 1 : 0;
-    lab_check(c, "collectives in the forward", all[TSR_AR_CALLS] == want_ar && all[TSR_AG_CALLS] == want_ag,
-              "%.0f all-reduce and %.0f all-gather (the %s layer needs %d and %d)", all[TSR_AR_CALLS],
-              all[TSR_AG_CALLS], mode_name(cfg->mode), want_ar, want_ag);
+    lab_check(c, _("collectives in the forward"), all[TSR_AR_CALLS] == want_ar && all[TSR_AG_CALLS] == want_ag,
+              _("%.0f all-reduce and %.0f all-gather (the %s layer needs %d and %d)"), all[TSR_AR_CALLS],
+              all[TSR_AG_CALLS], _(ts_mode_word(cfg->mode)), want_ar, want_ag);
 
-    lab_note(c, "max rel error = max |split - unsplit| / max |unsplit|; the unsplit product is computed "
-             "in fp64 from the same %s inputs", dtype_name(cfg->dtype));
-    lab_note(c, "collectives are ring algorithms over the %s communicator: an all-reduce of S bytes sends "
-             "about 2(R-1)/R x S per rank, an all-gather (R-1)/R x S", c->comm->ops->name);
+    lab_note(c, _("max rel error = max |split - unsplit| / max |unsplit|; the unsplit product is computed "
+             "in fp64 from the same %s inputs"), dtype_name(cfg->dtype));
+    lab_note(c, _("collectives are ring algorithms over the %s communicator: an all-reduce of S bytes sends "
+             "about 2(R-1)/R x S per rank, an all-gather (R-1)/R x S"), c->comm->ops->name);
     if (R > c->cores)
-        lab_note(c, "%d ranks on %d cores: compute times are thread CPU time (each rank's own work); "
-                 "communication times are wall clock and include waiting for ranks that had no core",
+        lab_note(c, _("%d ranks on %d cores: compute times are thread CPU time (each rank's own work); "
+                 "communication times are wall clock and include waiting for ranks that had no core"),
                  R, c->cores);
-    lab_note(c, "the unsplit row is the whole layer on rank 0's device (the device's GEMM library is in the last note)");
+    lab_note(c, "%s", _("the unsplit row is the whole layer on rank 0's device (the device's GEMM library is in the last note)"));
     return 0;
 }

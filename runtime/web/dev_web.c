@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "i18n.h"
 #include "dev_host.h"
 #include "dev_web.h"
 #include "gemm_simd.h"
@@ -23,8 +24,8 @@ static int web_gemm(struct dev *d, enum dtype t, bool transa, bool transb, int m
 
 static void web_note(struct dev *d, char *buf, size_t n)
 {
-    snprintf(buf, n, "GEMM: blocked WebAssembly SIMD kernel on the browser's one thread "
-             "(a GEMM's whole cost is in its rank's time), fp32 and fp64 in full precision");
+    snprintf(buf, n, "%s", _("GEMM: blocked WebAssembly SIMD kernel on the browser's one thread "
+                             "(a GEMM's whole cost is in its rank's time), fp32 and fp64 in full precision"));
 }
 
 static const struct dev_ops web_ops = {

@@ -3,8 +3,11 @@
  * `labrun LAB --PARAM VALUE... --json FILE --svg FILE` would do it, for the
  * quiz page's worker (compiler/player/labworker.js).
  *
- *     main LAB [--PARAM VALUE]...
+ *     main LAB [--lang LANG] [--PARAM VALUE]...
  *
+ * --lang (or --lang=LANG) words the report's tables, checks, notes and
+ * timeline in LANG, from the catalogue embedded in the module (i18n_web.c),
+ * as labrun --lang does; English by default.
  * LAB is a name; its manifest is /labs/LAB/lab.qz in the module's file
  * system (the build embeds every lab's).  Parameters are taken, checked
  * against the manifest's ranges and refused with its words by the same code
@@ -22,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "fault.h"
+#include "i18n.h"
 #include "lablimits.h"
 #include "qz.h"
 #include "run.h"
@@ -55,6 +59,24 @@ int main(int argc, char **argv)
     char **rest = xcalloc((size_t)argc, sizeof *rest);
     int nrest = argc - 2;
     memcpy(rest, argv + 2, (size_t)nrest * sizeof *rest);
+    /* --lang LANG or --lang=LANG, taken out before the lab's parameters. */
+    for (int i = 0; i < nrest; i++) {
+        const char *lang = NULL;
+        int used = 0;
+        if (strncmp(rest[i], "--lang=", 7) == 0) {
+            lang = rest[i] + 7;
+            used = 1;
+        } else if (strcmp(rest[i], "--lang") == 0 && i + 1 < nrest) {
+            lang = rest[i + 1];
+            used = 2;
+        }
+        if (used) {
+            labrun_lang(lang);
+            memmove(rest + i, rest + i + used, (size_t)(nrest - i - used) * sizeof *rest);
+            nrest -= used;
+            i--;
+        }
+    }
     struct stat st;
     if (strchr(argv[1], '/') || stat(dir, &st) != 0) {
         fprintf(stderr, "labrun: error: no lab '%s' in this page\n", argv[1]);

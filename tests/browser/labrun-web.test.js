@@ -34,10 +34,10 @@ after(async () => {
   await close(browser, srv);
 });
 
-/* labrun's own report for a lab line: its --json, parsed. */
+/* labrun's own report for a lab line in the page's language lang (its checks' words): its --json, parsed. */
 const nativeRuns = new Map();
-function nativeRun(lab) {
-  const args = [`labs/${lab.name}`];
+function nativeRun(lab, lang) {
+  const args = [`labs/${lab.name}`, '--lang', lang];
   lab.args.forEach(([k, v]) => args.push(`--${k}=${v}`));
   const key = args.join(' ');
   if (!nativeRuns.has(key)) {
@@ -136,11 +136,13 @@ async function everyLine(version, pkg, quiz) {
   assert.equal(await frame.$('.web-run'), null, 'no Run button before the answers are shown');
   await frame.click('#finish');
   await frame.waitForSelector('.web-run');
+  /* The page passes its language to the module (--lang): the checks' words are labrun --lang's. */
+  const lang = await frame.evaluate(() => document.documentElement.lang || 'en');
   let ran = 0;
   for (const q of data.questions) {
     for (let i = 0; i < q.labs.length; i++) {
       const lab = q.labs[i], id = `q-${q.id}-lab${i}-web`, label = `${pkg} ${q.id} ${lab.command}`;
-      const web = await runBox(frame, id), native = nativeRun(lab);
+      const web = await runBox(frame, id), native = nativeRun(lab, lang);
       assert.ok(web.report, `${label}: a report (${web.errors})`);
       compare(lab, web, native, label);
       const mine = new Map(web.claims);
@@ -191,7 +193,8 @@ test('in the file:// preview a lab runs, and a value out of range is refused wit
   const i = q.labs.findIndex((l) => l.name === 'memory');
   const id = `q-${q.id}-lab${i}-web`;
   const web = await runBox(page, id);
-  compare(q.labs[i], web, nativeRun(q.labs[i]), 'file:// preview');
+  const lang = await page.evaluate(() => document.documentElement.lang || 'en');
+  compare(q.labs[i], web, nativeRun(q.labs[i], lang), 'file:// preview');
   /* tp = 99: labrun's message from the manifest's range. */
   const r = spawnSync(LABRUN, ['labs/memory', '--tp', '99'], { encoding: 'utf8' });
   const message = r.stderr.trim();

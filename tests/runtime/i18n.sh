@@ -64,5 +64,43 @@ if grep -qE '^(forward|backward|idle|stage [0-9])$|[0-9]\.[0-9]' "$tmp/id.labels
 expect_re "$tmp/en.labels" '^gpipe schedule, p = 2, m = 2: bubble 0\.333 replayed, formula 0\.333$'
 for w in forward backward idle "stage 1"; do expect_line "$tmp/en.labels" "$w"; done
 
+# Every lab at small sizes: no English word of a held-out list and no decimal
+# point in labrun --lang id's report and picture, apart from the parameters
+# line (the options' own names).  A lab without a line here fails: each new
+# lab is checked too.
+declare -A lab_small=(
+    [activations]="--stages 2 --microbatches 2 --layers 4 --hidden 8 --tokens 4"
+    [allreduce]="--ranks 3 --minbytes 4 --maxbytes 4096 --iters 2 --warmup-iters 1"
+    [bubble]="${small[*]}"
+    [memory]="--tp 2 --pp 2 --layers 4 --hidden 64 --heads 4 --seq 32 --vocab 500 --microbatches 4 --dp 2 --zero 3"
+    [tensor-split]="--ranks 2 --mode mlp --tokens 5 --hidden 12 --ffn 24"
+)
+# Loan words the course's Indonesian keeps (thread, forward, backward, GEMM) are not in it.
+english='\b(the|and|of|with|from|on|per stage|stages?|layers?|weights?|gradients?|measured|modelled|replayed|bytes|sent|every|equals?|unsplit|split|wrong|elements?|cores?|checks|notes|metrics|PASS|FAIL|yes|NO|largest|predicted|states|this run|wall clock|link|latency|tensors|activations?|precision|tolerance|formula|recorded|reference)\b'
+for dir in labs/*/; do
+    lab=$(basename "$dir")
+    [ -f "$dir/lab.qz" ] || continue
+    if [ -z "${lab_small[$lab]+set}" ]; then bad "lab $lab has no small sizes in i18n.sh"; continue; fi
+    # shellcheck disable=SC2086
+    "$labrun" "$lab" ${lab_small[$lab]} --lang id --svg "$tmp/$lab.svg" >"$tmp/$lab.id" 2>"$tmp/$lab.err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q 'no timeline' "$tmp/$lab.err"; then     # a lab that draws none
+        # shellcheck disable=SC2086
+        "$labrun" "$lab" ${lab_small[$lab]} --lang id >"$tmp/$lab.id" 2>"$tmp/$lab.err"
+        rc=$?
+    fi
+    if [ $rc -eq 0 ]; then ok; else bad "labrun $lab --lang id failed ($rc):"; sed 's/^/    /' "$tmp/$lab.err" | head -5; fi
+    # Not words but names: the lab's, the metrics' (the first column of that table), the options'.
+    awk -v lab="$lab" '/^parameter:/ {next} /^metrik$/ {m=1; next} /^$/ {m=0}
+        m {sub(/^ *[A-Za-z0-9_]+/, "")} {gsub(lab, "")} {print}' "$tmp/$lab.id" >"$tmp/$lab.words"
+    [ -f "$tmp/$lab.svg" ] && sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$tmp/$lab.svg" | sed "s/$lab//g" >>"$tmp/$lab.words"
+    if grep -nwE "$english" "$tmp/$lab.words" >"$tmp/$lab.en"; then
+        bad "English words in labrun $lab --lang id:"; sed 's/^/    /' "$tmp/$lab.en" | head -10
+    else ok; fi
+    if grep -nE '[0-9]\.[0-9]' "$tmp/$lab.words" >"$tmp/$lab.dots"; then
+        bad "decimal points in labrun $lab --lang id:"; sed 's/^/    /' "$tmp/$lab.dots" | head -10
+    else ok; fi
+done
+
 echo "i18n: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -369,3 +369,71 @@ Test(report, the_timelines_legend_is_in_the_runs_language)
     cr_expect_str_eq(legend, "|maju|menganggur|menunggu inti CPU");
     free(legend);
 }
+
+/*
+ * A recorded two-stage run: stream 2 a replay (work and idle only), stream 0
+ * the wall clock, where stage 1 waited 20 us for a core when with_wait.  The
+ * picture's rects filled with the core-wait hatch and its texts, from
+ * lab_report_write_svg.
+ */
+static void recorded_svg(bool with_wait, int *waits, int *rows, bool *caption)
+{
+    rep = lab_report_new(file->lab, params, "cpu", 2, 1);
+    struct lab_ctx c = { .rank = 0, .nranks = 2, .report = rep, .backend = "cpu", .cores = 1,
+                         .timed = LAB_MEASURED };
+    for (int s = 0; s < 2; s++) {
+        double t = 50.0 * s;
+        lab_trace(&c, &(struct lab_event){ .rank = s, .stream = 2, .name = "idle", .ts_us = 0, .dur_us = t, .mb = -1 });
+        lab_trace(&c, &(struct lab_event){ .rank = s, .stream = 2, .name = "forward", .ts_us = t, .dur_us = 50, .mb = 0 });
+        double w = with_wait && s == 1 ? 20 : 0;
+        lab_trace(&c, &(struct lab_event){ .rank = s, .stream = 0, .name = "idle", .ts_us = 0, .dur_us = t, .mb = -1 });
+        if (w > 0)
+            lab_trace(&c, &(struct lab_event){ .rank = s, .stream = 0, .name = "core wait", .ts_us = t,
+                                               .dur_us = w, .mb = -1 });
+        lab_trace(&c, &(struct lab_event){ .rank = s, .stream = 0, .name = "forward", .ts_us = t + w,
+                                           .dur_us = 50, .mb = 0 });
+    }
+    lab_svg_rows(&c, "stage");
+    lab_svg_view(&c, 2, "replay");
+    lab_svg_core_waits(&c, 0, "wall clock, waits for a core hatched");
+    char *p = path(with_wait ? "waits.svg" : "nowaits.svg");
+    cr_assert_eq(lab_report_write_svg(rep, p), 0);
+    xmlDocPtr doc = xmlReadFile(p, NULL, XML_PARSE_NONET);
+    cr_assert_not_null(doc);
+    xmlXPathContextPtr x = xmlXPathNewContext(doc);
+    xmlXPathRegisterNs(x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+    xmlXPathObjectPtr wt = xmlXPathEvalExpression(BAD_CAST "//s:rect[@fill='url(#corewait)']", x);
+    xmlXPathObjectPtr rw = xmlXPathEvalExpression(BAD_CAST "//s:text[starts-with(., 'stage ')]", x);
+    xmlXPathObjectPtr cap = xmlXPathEvalExpression(BAD_CAST "//s:text[. = 'wall clock, waits for a core hatched']", x);
+    *waits = wt->nodesetval ? wt->nodesetval->nodeNr : 0;
+    *rows = rw->nodesetval ? rw->nodesetval->nodeNr : 0;
+    *caption = cap->nodesetval && cap->nodesetval->nodeNr == 1;
+    xmlXPathFreeObject(wt);
+    xmlXPathFreeObject(rw);
+    xmlXPathFreeObject(cap);
+    xmlXPathFreeContext(x);
+    xmlFreeDoc(doc);
+    free(p);
+    lab_report_free(rep);
+    rep = NULL;
+}
+
+Test(report, a_core_wait_outside_the_pictured_stream_gets_its_own_rows_and_legend_entry)
+{
+    int waits, rows;
+    bool caption;
+    recorded_svg(true, &waits, &rows, &caption);
+    cr_expect_eq(waits, 1 + 1, "stage 1's wait and the legend's swatch, got %d", waits);
+    cr_expect_eq(rows, 2 + 2, "the replay's two rows and the wall clock's two, got %d", rows);
+    cr_expect(caption, "the wall clock's rows have their caption");
+}
+
+Test(report, no_core_wait_no_second_rows_and_no_legend_entry)
+{
+    int waits, rows;
+    bool caption;
+    recorded_svg(false, &waits, &rows, &caption);
+    cr_expect_eq(waits, 0, "no core-wait fill when no rank waited for a core, got %d", waits);
+    cr_expect_eq(rows, 2, "the replay's rows alone, got %d", rows);
+    cr_expect(!caption);
+}
