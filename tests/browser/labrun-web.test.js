@@ -148,18 +148,8 @@ async function everyLine(version, pkg, quiz) {
       assert.equal(mine.size, lab.expects.length, `${label}: every claim checked`);
       for (const [metric, verdict] of theirs) {
         assert.ok(mine.has(metric), `${label}: ${metric} checked in the page`);
-        /*
-         * A timed figure (measured, or replayed from measured costs) comes from a
-         * clock the page gets coarsened to 0.1 ms, against labrun's nanoseconds:
-         * its claim is checked in the page, but its verdict is the page's own.
-         */
-        const timed = ['measured', 'replayed'].includes(native.basis[metric]);
-        if (timed && mine.get(metric) !== verdict) {
-          console.log(`# ${label}: ${metric} = ${web.report.metrics[metric]} in the page (${mine.get(metric)}), ` +
-                      `${native.metrics[metric]} by labrun (${verdict})`);
-        } else {
-          assert.equal(mine.get(metric), verdict, `${label}: ${metric}`);
-        }
+        assert.equal(mine.get(metric), verdict, `${label}: ${metric} = ${web.report.metrics[metric]} in the page, ` +
+                     `${native.metrics[metric]} by labrun`);
       }
       ran++;
     }

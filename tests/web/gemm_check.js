@@ -1,5 +1,6 @@
 // gemm_check.js — run the web module's `--gemm-check` (runtime/web/gemm_check.c)
-// in node: the WebAssembly-SIMD GEMM against an fp64 reference.
+// in node: the WebAssembly-SIMD GEMM against an fp64 reference, called
+// directly and through the web device.
 //
 //   node tests/web/gemm_check.js build/web/labs.js
 //
