@@ -1,8 +1,11 @@
 // web.mjs — the labs in headless chromium (make bench): every lab line of the
 // shipped quizzes timed in a page as a learner runs it (a worker started from
-// build/web/labrun-module.js, Run to report), and the web GEMM against one
-// OpenBLAS thread in interleaved pairs.  Writes OUT/web.json; report.mjs
-// puts it in results.json.  Figures only: nothing here is asserted.
+// build/web/labrun-module.js and given the module the page compiled once,
+// Run to report), beside the same line in a worker that compiles the module
+// itself (what every Run cost before the page kept the compiled module),
+// interleaved; and the web GEMM against one OpenBLAS thread in interleaved
+// pairs.  Writes OUT/web.json; report.mjs puts it in results.json.  Figures
+// only: nothing here is asserted.
 //
 //   node bench/web.mjs OUT QUIZC LABS_MODULE BENCH_GEMM
 import { execFileSync } from "node:child_process";
@@ -37,8 +40,21 @@ const page = await browser.newPage();
 await page.goto(`file://${resolve(page0)}`, { waitUntil: "load" });
 const version = await browser.version();
 
-// One run in a fresh worker, as the quiz page starts it: milliseconds from start to its answer.
-const inWorker = (args) => page.evaluate((a) => new Promise((done) => {
+// The module compiled once in the page, as labrun-web.js does on the first Run.
+const compileMs = await page.evaluate(async () => {
+  const bin = atob(window.labrunWasm), a = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i);
+  window.benchBytes = a;
+  const t0 = performance.now();
+  window.benchModule = await WebAssembly.compile(a);
+  return performance.now() - t0;
+});
+process.stderr.write(`bench: web module compiled in ${compileMs.toFixed(0)} ms\n`);
+
+// One run in a new worker: milliseconds from start to its answer.  compiled:
+// given the page's compiled module (the page now); else given the bytes, which
+// it compiles (every Run before).
+const inWorker = (args, compiled = true) => page.evaluate((a, c) => new Promise((done) => {
   const url = URL.createObjectURL(new Blob([`(${window.labrunWorkerBody.toString()})();`], { type: "text/javascript" }));
   const t0 = performance.now();
   const w = new Worker(url);
@@ -47,8 +63,8 @@ const inWorker = (args) => page.evaluate((a) => new Promise((done) => {
     w.terminate();
     done({ ms: performance.now() - t0, status: ev.data.status, output: ev.data.output, errors: ev.data.errors });
   };
-  w.postMessage({ args: a });
-}), args);
+  w.postMessage({ args: a, wasm: c ? window.benchModule : window.benchBytes.slice().buffer });
+}), args, compiled);
 
 // ---- Every lab line, at the quiz's parameters --------------------------------
 const labLines = [];
@@ -61,9 +77,14 @@ for (const quiz of QUIZZES) {
       const args = [lab.name, ...lab.args.map(([k, v]) => `--${k}=${v}`)];
       if (seen.has(args.join(" "))) continue;
       seen.add(args.join(" "));
-      const r = await inWorker(args);
-      labLines.push({ quiz, command: lab.command, seconds: r.ms / 1000, status: r.status });
-      process.stderr.write(`bench: web ${lab.command}: ${(r.ms / 1000).toFixed(2)} s, exit ${r.status}\n`);
+      // Interleaved, the order alternating from line to line: both under the same load.
+      const first = labLines.length % 2 === 0;
+      const a = await inWorker(args, first), b = await inWorker(args, !first);
+      const [r, fresh] = first ? [a, b] : [b, a];
+      labLines.push({ quiz, command: lab.command, seconds: r.ms / 1000, status: r.status,
+                      compiling_seconds: fresh.ms / 1000, compiling_status: fresh.status });
+      process.stderr.write(`bench: web ${lab.command}: ${(r.ms / 1000).toFixed(2)} s, exit ${r.status}; ` +
+                           `compiling in the worker ${(fresh.ms / 1000).toFixed(2)} s, exit ${fresh.status}\n`);
     }
   }
 }
@@ -90,5 +111,7 @@ writeFileSync(join(out, "web.json"), JSON.stringify({
   gemm,
   gemm_vs_openblas_1thread: Math.min(...gemm.map((g) => g.ratio)),
   lab_lines: labLines,
+  compile_ms: compileMs,
   lab_line_max_s: Math.max(...labLines.map((l) => l.seconds)),
+  lab_line_compiling_max_s: Math.max(...labLines.map((l) => l.compiling_seconds)),
 }, null, 1) + "\n");

@@ -1,6 +1,7 @@
-# The labs in the browser: build/web/labs.js, one file holding the labs' C code,
-# the runtime's lab interface and a web device compiled to WebAssembly (the
-# .wasm inside, base64), which the quiz page's worker loads (doc/web.md).
+# The labs in the browser: build/web/labs.wasm, the labs' C code, the
+# runtime's lab interface and a web device compiled to WebAssembly, with
+# emscripten's loader build/web/labs.js; the quiz page compiles the first
+# and runs it in a worker with the second (doc/web.md).
 #
 # emcc is Debian's emscripten package; its libraries come prebuilt in
 # /usr/share/emscripten/cache, so a build needs no network.  Debian's emcc
@@ -19,8 +20,11 @@ WEB_FROM  := $(BUILD)
 endif
 WEB       := $(WEB_FROM)/web
 WEB_JS    := $(WEB)/labs.js
-# What a package carries: the module and the worker's code (runtime/web/labworker.js)
-# inside one function, which the page starts as a worker from its source.
+WEB_WASM  := $(WEB)/labs.wasm
+# What a package carries: the module's bytes in base64 (labrunWasm), which the
+# page compiles once, and the loader with the worker's code
+# (runtime/web/labworker.js) inside one function, which the page starts as a
+# worker from its source.
 WEB_MODULE := $(WEB)/labrun-module.js
 
 # The runtime without threads, signals, files or OpenBLAS: its Linux halves
@@ -31,7 +35,7 @@ WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/dev.c 
                     runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
                     runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
                     runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \
-                    runtime/web/dev_web.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/gemm_check.c runtime/web/backend_web.c \
+                    runtime/web/dev_web.c runtime/web/gemm_price.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/gemm_check.c runtime/web/backend_web.c \
                     runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c \
                     runtime/web/i18n_web.c
 WEB_LAB_DIRS  := $(filter labs/%,$(LAB_DIRS))
@@ -45,9 +49,11 @@ WEB_OBJS      := $(call web_obj,$(WEB_C_SRCS) $(WEB_GEN_SRCS))
 WEB_CFLAGS  := -O2 -msimd128 -std=c11 -D_GNU_SOURCE -DQZ_VERSION='"$(VERSION)"' -DQZ_LABDIR='"/labs"' \
                -Iruntime/web/include -Iruntime/web -Igrammar -I$(BUILD)/gen -Iruntime \
                -I$(BUILD)/gen/labs -Itests/labs -Wall -Wno-unused-parameter -Wno-unused-function
-# Asyncify: fibers (ranks taking turns) unwind and rewind the stack.  One file
-# for the worker to load from any origin, file:// included: the .wasm is inside.
-WEB_LDFLAGS := -O2 -msimd128 -sASYNCIFY -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_NAME=LabrunModule \
+# Asyncify: fibers (ranks taking turns) unwind and rewind the stack.  The
+# .wasm apart, so that the page compiles it once for every run (the worker
+# gets the compiled module through emscripten's instantiateWasm hook; node,
+# tests/web/gemm_check.js, reads the file beside labs.js).
+WEB_LDFLAGS := -O2 -msimd128 -sASYNCIFY -sMODULARIZE=1 -sEXPORT_NAME=LabrunModule \
                -sENVIRONMENT=worker,node -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 -sALLOW_MEMORY_GROWTH=1 \
                -sMAXIMUM_MEMORY=2147483648 -sTOTAL_STACK=4194304 \
                -sEXPORTED_RUNTIME_METHODS=callMain,FS \
@@ -65,12 +71,14 @@ $(WEB)/obj/gen/%.o: $(BUILD)/gen/%.c | $(GEN_HEADERS)
 $(foreach d,$(LAB_DIRS),$(eval $(call web_obj,$(call lab_srcs,$(d))): | $(call lab_header,$(d))))
 
 # The messages' catalogues, labrun's own (mk/i18n.mk), read by i18n_web.c.
-$(WEB_JS): $(WEB_OBJS) $(foreach d,$(WEB_LAB_DIRS),$(d)/lab.qz) $(LABRUN_MOS)
+$(WEB_JS): $(WEB_OBJS) $(foreach d,$(WEB_LAB_DIRS),$(d)/lab.qz) $(LABRUN_MOS) mk/web.mk
 	@mkdir -p $(@D)
 	$(EMCC_RUN) $(WEB_LDFLAGS) $(WEB_OBJS) -o $@
+$(WEB_WASM): $(WEB_JS)
 
-$(WEB_MODULE): $(WEB_JS) runtime/web/labworker.js mk/web.mk
+$(WEB_MODULE): $(WEB_JS) $(WEB_WASM) runtime/web/labworker.js mk/web.mk
 	{ echo '/* The labs in WebAssembly and the worker that runs them (built by mk/web.mk). */'; \
+	  printf "window.labrunWasm = '"; base64 -w0 $(WEB_WASM); echo "';"; \
 	  echo 'window.labrunWorkerBody = function () {'; cat $(WEB_JS) runtime/web/labworker.js; echo '};'; } > $@.tmp
 	mv $@.tmp $@
 else
@@ -78,7 +86,7 @@ else
 .PHONY: web-from
 web-from:
 	$(MAKE) BUILD=$(WEB_FROM) SAN= OPT=$(OPT_PLAIN) web
-$(WEB_JS) $(WEB_MODULE): web-from ;
+$(WEB_JS) $(WEB_WASM) $(WEB_MODULE): web-from ;
 endif
 
 # quizc carries the module as a resource table (compiler/live_labs.c has the

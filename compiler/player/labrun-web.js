@@ -8,17 +8,19 @@
  * The labs' C code runs as WebAssembly in a Web Worker, so the page stays
  * responsive and Stop ends the worker.  The package carries the module as
  * labrun-module.js (quizc, unless --no-live-labs; QUIZ_DATA.liveLabs says
- * so); it is loaded on the first Run, defines labrunWorkerBody, and the
- * worker is started from that function's source through a blob: URL, so
- * nothing is fetched from anywhere and no special header or origin is
- * needed.  Every text from a run is set with textContent; the timeline is
+ * so); it is loaded on the first Run and defines labrunWasm, the module's
+ * bytes, which are compiled then, once for the page, and labrunWorkerBody:
+ * every run's worker is started from that function's source through a blob:
+ * URL and gets the compiled module in its message, so a run after the first
+ * (in any box, or after Stop) only instantiates it.  Nothing is fetched from
+ * anywhere and no special header or origin is needed.  Every text from a run is set with textContent; the timeline is
  * an <img> of a data: URL.  player.js calls QuizLabRun.box with its helpers.
  */
 (function (root) {
   'use strict';
 
   var MODULE_FILE = 'labrun-module.js';
-  var loading = null;         /* the promise of the module's script */
+  var loading = null;         /* the promise of the module's script, compiled: { url, wasm } */
   var states = Object.create(null);   /* lab box id -> its state, kept across the player's re-renders */
 
   function usable() {
@@ -26,7 +28,14 @@
     return !!(d && d.liveLabs === true && typeof root.Worker === 'function' && typeof root.WebAssembly === 'object');
   }
 
-  /* The module's script, once: resolves to the worker's source. */
+  /* The module's bytes (base64) as an ArrayBuffer. */
+  function bytesOf(b64) {
+    var bin = root.atob(b64), a = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i);
+    return a.buffer;
+  }
+
+  /* The module's script and its WebAssembly, once: resolves to the worker's source and the compiled module. */
   function loadModule() {
     if (!loading) {
       loading = new Promise(function (resolve, reject) {
@@ -34,12 +43,15 @@
         var s = document.createElement('script');
         s.src = MODULE_FILE;
         s.onload = function () { typeof root.labrunWorkerBody === 'function' ? resolve() : reject(new Error(MODULE_FILE)); };
-        s.onerror = function () { loading = null; reject(new Error(MODULE_FILE)); };
+        s.onerror = function () { reject(new Error(MODULE_FILE)); };
         document.head.appendChild(s);
       }).then(function () {
+        return root.WebAssembly.compile(bytesOf(root.labrunWasm));
+      }).then(function (wasm) {
         var src = '(' + root.labrunWorkerBody.toString() + ')();';
-        return URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+        return { url: URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), wasm: wasm };
       });
+      loading.catch(function () { loading = null; });
     }
     return loading;
   }
@@ -66,9 +78,9 @@
     st.progress = 0;
     st.phase = 'loading';
     st.redraw();
-    loadModule().then(function (url) {
+    loadModule().then(function (mod) {
       if (st.phase !== 'loading') return;
-      var w = new Worker(url);
+      var w = new Worker(mod.url);
       st.worker = w;
       st.phase = 'running';
       st.started = new Date();
@@ -93,7 +105,7 @@
         st.result = { status: 1, report: null, svg: null, errors: String(e.message || e) };
         st.redraw();
       };
-      w.postMessage({ args: argsOf(h, lab, st) });
+      w.postMessage({ args: argsOf(h, lab, st), wasm: mod.wasm });
     }, function () {
       st.phase = 'done';
       st.result = { status: 1, report: null, svg: null, errors: h.t('webMissing') };

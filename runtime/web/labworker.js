@@ -5,18 +5,23 @@
  * from that function's source (a blob: URL, so no file is fetched and any
  * origin works, file:// included) and posts it one message:
  *
- *     { args: ["bubble", "--stages", "4", ...] }
+ *     { args: ["bubble", "--stages", "4", ...], wasm: MODULE }
  *
- * It answers { type: "progress", done: 0..1, what } while the lab runs (the
- * runtime's progress lines), then once { type: "done", status, report, svg,
- * errors, output }: labrun's exit status, the --json report's text (or null),
- * the timeline SVG (or null), what the run wrote on stderr and on stdout.  The page stops
- * a run by terminating the worker.
+ * MODULE is the labs' WebAssembly.Module, which the page compiled once from
+ * the bytes labrun-module.js carries (labrunWasm) and posts to every run's
+ * worker; the worker only instantiates it, so a fresh instance (every static
+ * of the C code at its start value) costs no compiling.  The bytes
+ * themselves are taken too (compiled here, as bench/web.mjs does for a
+ * first run).  It answers { type: "progress", done: 0..1, what } while the
+ * lab runs (the runtime's progress lines), then once { type: "done", status,
+ * report, svg, errors, output }: labrun's exit status, the --json report's
+ * text (or null), the timeline SVG (or null), what the run wrote on stderr
+ * and on stdout.  The page stops a run by terminating the worker.
  */
 /* global LabrunModule */
 self.onmessage = function (ev) {
   'use strict';
-  var args = ev.data && ev.data.args;
+  var args = ev.data && ev.data.args, wasm = ev.data && ev.data.wasm;
   var errors = '', line = '', output = '';
   /* stderr one character at a time: a progress line ends in ESC [ K, a message in a newline. */
   function errChar(c) {
@@ -35,7 +40,18 @@ self.onmessage = function (ev) {
       line = '';
     }
   }
-  LabrunModule({ stderr: errChar, print: function (s) { output += s + '\n'; }, printErr: function (s) { errors += s + '\n'; } })
+  /* emscripten's hook: instantiate the module given, compiled or not, with the imports it asks for. */
+  function instantiate(imports, receive) {
+    WebAssembly.instantiate(wasm, imports).then(function (r) {
+      if (r instanceof WebAssembly.Instance) receive(r, wasm);
+      else receive(r.instance, r.module);
+    }, function (e) {
+      self.postMessage({ type: 'done', status: 1, report: null, svg: null, errors: String(e), output: '' });
+    });
+    return {};
+  }
+  LabrunModule({ stderr: errChar, print: function (s) { output += s + '\n'; }, printErr: function (s) { errors += s + '\n'; },
+                 instantiateWasm: instantiate })
     .then(function (M) {
       var status;
       try {
