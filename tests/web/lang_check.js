@@ -6,11 +6,10 @@
 //   node tests/web/lang_check.js build/web/labs.js
 'use strict';
 const assert = require('node:assert/strict');
-const path = require('node:path');
-const LabrunModule = require(path.resolve(process.argv[2]));
+const { start } = require('./module');
 
 async function run(args) {
-  const M = await LabrunModule({ print: () => {}, printErr: () => {}, stderr: () => {} });
+  const M = await start(process.argv[2], { print: () => {}, printErr: () => {}, stderr: () => {} });
   const status = M.callMain(args);
   const read = (p) => { try { return M.FS.readFile(p, { encoding: 'utf8' }); } catch (e) { return null; } };
   return { status, report: JSON.parse(read('/out/report.json')), svg: read('/out/timeline.svg') };
