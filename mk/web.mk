@@ -61,12 +61,15 @@ WEB_LDFLAGS := -O2 -msimd128 -sASYNCIFY -sMODULARIZE=1 -sEXPORT_NAME=LabrunModul
                $(foreach l,$(I18N_LANGS),--embed-file $(BUILD)/locale/$(l)/LC_MESSAGES/labrun.mo@/locale/$(l)/labrun.mo)
 
 ifeq ($(WEB_FROM),$(BUILD))
+# Each object lists the headers it read (-MMD), so a changed header rebuilds
+# what includes it: a stale object links and fails at run time.
 $(WEB)/obj/%.o: %.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
-	$(EMCC_RUN) $(WEB_CFLAGS) -c $< -o $@
+	$(EMCC_RUN) $(WEB_CFLAGS) -MMD -MP -c $< -o $@
 $(WEB)/obj/gen/%.o: $(BUILD)/gen/%.c | $(GEN_HEADERS)
 	@mkdir -p $(@D)
-	$(EMCC_RUN) $(WEB_CFLAGS) -c $< -o $@
+	$(EMCC_RUN) $(WEB_CFLAGS) -MMD -MP -c $< -o $@
+-include $(shell find $(WEB)/obj -name '*.d' 2>/dev/null)
 # A lab's objects need its generated header first.
 $(foreach d,$(LAB_DIRS),$(eval $(call web_obj,$(call lab_srcs,$(d))): | $(call lab_header,$(d))))
 
