@@ -237,11 +237,12 @@ test('Stop ends a run at once, and every Run in the page reuses the one module i
   await page.$eval(`#${id}-p-steps`, (inp, v) => { inp.value = v; inp.dispatchEvent(new Event('input')); }, steps);
   const again = await runBox(page, id);
   assert.ok(again.report, `a run after Stop reports (${again.errors})`);
-  compare(q.labs[i], again, nativeRun(q.labs[i]), 'after Stop');
+  const lang = await page.evaluate(() => document.documentElement.lang || 'en');
+  compare(q.labs[i], again, nativeRun(q.labs[i], lang), 'after Stop');
   const mq = data.questions.find((x) => x.labs.some((l) => l.name === 'memory'));
   const mi = mq.labs.findIndex((l) => l.name === 'memory');
   const other = await runBox(page, `q-${mq.id}-lab${mi}-web`);
-  compare(mq.labs[mi], other, nativeRun(mq.labs[mi]), 'another box');
+  compare(mq.labs[mi], other, nativeRun(mq.labs[mi], lang), 'another box');
   assert.equal(await page.evaluate(() => window.wasmCompiles), 1, 'the page compiled the module once');
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.outside, [], 'no request leaves the package');
