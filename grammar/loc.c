@@ -122,6 +122,38 @@ void src_lines_free(struct source *s)
     s->nlines = 0;
 }
 
+void src_note_edit(struct source *s, size_t off)
+{
+    if (s->nedits == s->capedits) {
+        s->capedits = s->capedits ? 2 * s->capedits : 64;
+        s->edits = xrealloc(s->edits, s->capedits * sizeof *s->edits);
+    }
+    s->edits[s->nedits++] = (uint32_t)off;
+}
+
+void src_restore(const struct source *s, size_t a, size_t b, char *out)
+{
+    memcpy(out, s->text + a, b - a);
+    /* The first edit that can reach a: the last one starting at or before it. */
+    size_t lo = 0, hi = s->nedits;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->edits[mid] <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t k = lo ? lo - 1 : 0; k < s->nedits && s->edits[k] < b; k++) {
+        size_t at = s->edits[k];
+        /* The value, escaped again, and its closing quote: as long as the literal was. */
+        for (const char *v = s->text + at;; v++) {
+            bool esc = *v == '"' || *v == '\\';
+            char put[2] = { esc ? '\\' : *v ? *v : '"', *v };
+            for (int i = 0; i < 1 + esc; i++, at++)
+                if (at >= a && at < b) out[at - a] = put[i];
+            if (!*v || at >= b) break;
+        }
+    }
+}
+
 uint32_t loc_last(const struct src_loc *l)
 {
     const struct source *s = loc_src(l);

@@ -447,6 +447,21 @@ Test(cli, a_source_line_shown_under_an_error_keeps_its_strings_quotes)
     free(q);
 }
 
+Test(cli, a_source_line_shown_under_an_error_keeps_its_escapes)
+{
+    /* A string whose only escapes are \" and \\ is decoded in place; the line and columns still read as written. */
+    char *q = in_dir("escapes.qz");
+    spit(q, "quiz t {\n    title \"T\"\n    truefalse q1 { prompt \"a \\\"b\\\" \\\\ c\" promt \"x\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    const char *at = strstr(res.err, ":3:42: error: unknown statement 'promt'");
+    cr_expect(at != NULL, "stderr: %s", res.err);
+    const char *want = "\n        truefalse q1 { prompt \"a \\\"b\\\" \\\\ c\" promt \"x\" answer true }\n"
+                       "                                             ^~~~~\n";
+    cr_expect(strstr(res.err, want) != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
 /* ---- Recorded runs: what was packed is told; -Werror refuses to pack a warned-about run ---- */
 
 /* Lab hello with ranks = 2: its run in the seed measured max_abs_error 0, so the claim fails. */
