@@ -122,6 +122,16 @@ void src_lines_free(struct source *s)
     s->nlines = 0;
 }
 
+const char *src_view(const struct source *s, size_t a, size_t b, char **tmp)
+{
+    *tmp = NULL;
+    if (!s->nedits) return s->text + a;
+    *tmp = xmalloc(b - a + 1);
+    src_restore(s, a, b, *tmp);
+    (*tmp)[b - a] = '\0';
+    return *tmp;
+}
+
 void src_note_edit(struct source *s, size_t off)
 {
     if (s->nedits == s->capedits) {

@@ -99,6 +99,11 @@ void src_lines_free(struct source *s);
  * closing quotes of verbatim literals stay.
  */
 void src_restore(const struct source *s, size_t a, size_t b, char *out);
+/*
+ * Bytes [a, b) of s as written: s->text + a where s has no edits, else a
+ * NUL-terminated copy in *tmp (the caller frees *tmp, NULL when unused).
+ */
+const char *src_view(const struct source *s, size_t a, size_t b, char **tmp);
 /* Note a literal decoded in place at byte off of s (after every one noted before). */
 void src_note_edit(struct source *s, size_t off);
 
