@@ -4,6 +4,7 @@
  */
 #include "loc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -84,20 +85,24 @@ struct src_pos src_pos(const struct source *s, size_t off)
         if (lines[mid] <= off) lo = mid;
         else hi = mid;
     }
-    const char *t = s->text;
-    size_t i = count_from(s, lo, lines[lo], off);
+    /* Counted in the line as written: literals decoded in place are escaped again (loc.h). */
+    size_t from = count_from(s, lo, lines[lo], off);
+    char *tmp;
+    const char *t = src_view(s, from, off, &tmp);
+    size_t i = 0, n = off - from;
     int col = 1;
-    while (i < off) {
-        size_t run = ascii_run(t + i, off - i);
+    while (i < n) {
+        size_t run = ascii_run(t + i, n - i);
         if (run) {
             i += run;
             col += (int)run;
             continue;
         }
-        size_t len = t[i] == '\r' || t[i] == '\n' ? 1 : utf8_char_len(t + i, off - i);
+        size_t len = t[i] == '\r' || t[i] == '\n' ? 1 : utf8_char_len(t + i, n - i);
         i += len ? len : 1;
         col++;
     }
+    free(tmp);
     return (struct src_pos){ .line = (int)lo + 1, .col = col };
 }
 
@@ -107,12 +112,15 @@ size_t src_offset(const struct source *s, int line, int col)
     size_t k = line < 1 ? 0 : (size_t)line - 1;
     if (k >= s->nlines) return s->len;
     size_t end = k + 1 < s->nlines ? lines[k + 1] : s->len;
-    size_t i = count_from(s, k, lines[k], end);
-    for (int c = 1; c < col && i < end && s->text[i] != '\n' && s->text[i] != '\r'; c++) {
-        size_t len = utf8_char_len(s->text + i, end - i);
+    size_t from = count_from(s, k, lines[k], end), i = 0, n = end - from;
+    char *tmp;
+    const char *t = src_view(s, from, end, &tmp);
+    for (int c = 1; c < col && i < n && t[i] != '\n' && t[i] != '\r'; c++) {
+        size_t len = utf8_char_len(t + i, n - i);
         i += len ? len : 1;
     }
-    return i;
+    free(tmp);
+    return from + i;
 }
 
 void src_lines_free(struct source *s)
@@ -174,6 +182,15 @@ uint32_t loc_last(const struct src_loc *l)
         end--;
     if (end == off)
         return l->from;
+    if (s->nedits && s->edits[0] < end && end <= s->len) {
+        /* Maybe ending inside a literal decoded in place: its last bytes as written (line breaks never move, loc.h). */
+        char win[4];
+        size_t a = end - off > 4 ? end - 4 : off, n = end - a, j = n - 1;
+        src_restore(s, a, end, win);
+        while (j > 0 && n - j < 4 && (win[j] & 0xC0) == 0x80)
+            j--;
+        return s->base + (uint32_t)(a + (utf8_char_len(win + j, n - j) == n - j ? j : n - 1));
+    }
     /*
      * Backward, with the scanner's count: every byte that is not a
      * continuation byte starts a character, and the last character is the

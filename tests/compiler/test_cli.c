@@ -472,6 +472,19 @@ Test(cli, an_image_and_a_character_in_a_string_with_quote_escapes_are_found_wher
     cr_expect(strstr(res.err, ":3:45: error: cannot read image 'nope.png'") != NULL, "stderr: %s", res.err);
     cr_expect(strstr(res.err, "\n" "                                                ^~~~~~~~\n") != NULL, "stderr: %s", res.err);
     cr_expect(strstr(res.err, ":3:59: error: the prompt holds the character U+FFFE") != NULL, "stderr: %s", res.err);
+    /* One character wide: its end is counted in the line as written too. */
+    cr_expect(strstr(res.err, "\n" "                                                              ^\n") != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
+Test(cli, a_character_after_quote_escapes_is_one_column_wide)
+{
+    char *q = in_dir("escaped_char.qz");
+    spit(q, "quiz e {\n    title \"\\\\  \xEF\xBF\xBE\\\"\xE6\x97\xA5\"\n    truefalse q1 { prompt \"P\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, ":2:16: error: the title holds the character U+FFFE") != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n" "                   ^\n") != NULL, "stderr: %s", res.err);
     free(q);
 }
 
