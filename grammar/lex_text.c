@@ -268,7 +268,7 @@ char *lex_take_string(struct lex_state *lx, bool triple, bool closed)
         memcpy(r, lx->buf, lx->blen);
         r[lx->blen] = '\0';
         memset(r + lx->blen + 1, '"', lx->tok_off - lx->str_start - lx->blen);
-        src_note_edit(src, lx->str_start);
+        src_note_edit(src, lx->str_start, lx->tok_off + 1);
         lx->blen = 0;
         lx->simple = false;
         return r;

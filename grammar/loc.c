@@ -140,27 +140,37 @@ const char *src_view(const struct source *s, size_t a, size_t b, char **tmp)
     return *tmp;
 }
 
-void src_note_edit(struct source *s, size_t off)
+void src_note_edit(struct source *s, size_t from, size_t to)
 {
     if (s->nedits == s->capedits) {
         s->capedits = s->capedits ? 2 * s->capedits : 64;
         s->edits = xrealloc(s->edits, s->capedits * sizeof *s->edits);
     }
-    s->edits[s->nedits++] = (uint32_t)off;
+    s->edits[s->nedits][0] = (uint32_t)from;
+    s->edits[s->nedits][1] = (uint32_t)to;
+    s->nedits++;
+}
+
+/* The first edit of s that ends past byte a (nedits when none does). */
+static size_t edit_after(const struct source *s, size_t a)
+{
+    /* The parser asks about the bytes it has just read, past every edit but the latest, most often. */
+    if (!s->nedits || s->edits[s->nedits - 1][1] <= a) return s->nedits;
+    size_t lo = 0, hi = s->nedits - 1;
+    if (s->nedits > 1 && s->edits[hi - 1][1] <= a) return hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->edits[mid][1] <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 void src_restore(const struct source *s, size_t a, size_t b, char *out)
 {
     memcpy(out, s->text + a, b - a);
-    /* The first edit that can reach a: the last one starting at or before it. */
-    size_t lo = 0, hi = s->nedits;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->edits[mid] <= a) lo = mid + 1;
-        else hi = mid;
-    }
-    for (size_t k = lo ? lo - 1 : 0; k < s->nedits && s->edits[k] < b; k++) {
-        size_t at = s->edits[k];
+    for (size_t k = edit_after(s, a); k < s->nedits && s->edits[k][0] < b; k++) {
+        size_t at = s->edits[k][0];
         /* The value, escaped again, and its closing quote: as long as the literal was. */
         for (const char *v = s->text + at;; v++) {
             bool esc = *v == '"' || *v == '\\';
@@ -182,8 +192,9 @@ uint32_t loc_last(const struct src_loc *l)
         end--;
     if (end == off)
         return l->from;
-    if (s->nedits && s->edits[0] < end && end <= s->len) {
-        /* Maybe ending inside a literal decoded in place: its last bytes as written (line breaks never move, loc.h). */
+    size_t k = edit_after(s, end - 1);
+    if (k < s->nedits && s->edits[k][0] < end) {
+        /* Ending inside a literal decoded in place: its last bytes as written (line breaks never move, loc.h). */
         char win[4];
         size_t a = end - off > 4 ? end - 4 : off, n = end - a, j = n - 1;
         src_restore(s, a, end, win);

@@ -39,11 +39,12 @@ struct source {
      * A "..." literal whose only escapes are \" and \\ is decoded where it
      * stands too (a copy of such literals was half the tree of a bank of
      * long prompts): its value, then its NUL, then quotes up to its closing
-     * quote.  edits holds where each such value starts, in increasing
+     * quote.  edits holds each such literal's bytes, from its first byte
+     * to just past its closing quote, two offsets an edit, in increasing
      * order.  The source as written is the value escaped again (every " or
      * \ in it was escaped): src_restore gives it back, byte for byte.
      */
-    uint32_t *edits;
+    uint32_t (*edits)[2];
     size_t nedits, capedits;
     /*
      * What the scanner found of the characters XML 1.0 cannot carry in its
@@ -104,8 +105,8 @@ void src_restore(const struct source *s, size_t a, size_t b, char *out);
  * NUL-terminated copy in *tmp (the caller frees *tmp, NULL when unused).
  */
 const char *src_view(const struct source *s, size_t a, size_t b, char **tmp);
-/* Note a literal decoded in place at byte off of s (after every one noted before). */
-void src_note_edit(struct source *s, size_t off);
+/* Note a literal decoded in place at bytes [from, to) of s (after every one noted before). */
+void src_note_edit(struct source *s, size_t from, size_t to);
 
 static inline bool loc_known(const struct src_loc *l) { return l && l->from; }
 
