@@ -6,6 +6,7 @@
  * batch.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -31,10 +32,19 @@ struct src_loc media_locate(const struct src_loc *lit, const char *needle, size_
     size_t len = strlen(needle);
     if (to > src->len)
         to = src->len;
-    for (size_t i = from; i + len <= to; i++)
-        if (memcmp(src->text + i, needle, len) == 0)
-            return loc_bytes(src, i + at, n ? n : 1);
-    return *lit;
+    if (to < from)
+        return *lit;
+    /* The literal as written (a string with quote escapes is decoded in place, loc.h). */
+    char *tmp;
+    const char *t = src_view(src, from, to, &tmp);
+    struct src_loc l = *lit;
+    for (size_t i = 0; i + len <= to - from; i++)
+        if (memcmp(t + i, needle, len) == 0) {
+            l = loc_bytes(src, from + i + at, n ? n : 1);
+            break;
+        }
+    free(tmp);
+    return l;
 }
 
 const struct qz_image *media_image(const struct qz_course *c, const char *path)

@@ -40,14 +40,22 @@ static struct src_loc locate_char(const struct src_loc *lit, unsigned cp)
         enc[2] = (char)(cp == 0xFFFE ? 0xBE : 0xBF);
         elen = 3;
     }
-    const char *t = src->text;
-    size_t len = src->len;
-    size_t end = src_off(src, lit->to) < len ? src_off(src, lit->to) : len;
-    for (size_t i = src_off(src, lit->from); i < end; i++) {
+    size_t from = src_off(src, lit->from);
+    size_t end = src_off(src, lit->to) < src->len ? src_off(src, lit->to) : src->len;
+    if (end < from)
+        return l;
+    /* The literal as written (a string with quote escapes is decoded in place, loc.h). */
+    char *tmp;
+    const char *t = src_view(src, from, end, &tmp);
+    size_t len = end - from;
+    for (size_t i = 0; i < len; i++) {
         bool typed = i + elen <= len && memcmp(t + i, enc, elen) == 0;
-        if (typed || escape_for(t, len, i, cp))     /* typed: the character; else the whole \u{...} */
-            return loc_bytes(src, i, typed ? elen : (size_t)(strchr(t + i, '}') - (t + i)) + 1);
+        if (typed || escape_for(t, len, i, cp)) {   /* typed: the character; else the whole \u{...} */
+            l = loc_bytes(src, from + i, typed ? elen : (size_t)(strchr(t + i, '}') - (t + i)) + 1);
+            break;
+        }
     }
+    free(tmp);
     return l;
 }
 

@@ -33,6 +33,7 @@ void diag_free(struct diag *d)
         free(d->sources[i]->path);
         free(d->sources[i]->text);
         src_lines_free(d->sources[i]);
+        free(d->sources[i]->edits);
         free(d->sources[i]);
     }
     free(d->sources);
@@ -56,6 +57,8 @@ const struct source *diag_add_source(struct diag *d, const char *path, char *tex
     s->xml = SRC_XML_UNSCANNED;
     s->lines = NULL;
     s->nlines = 0;
+    s->edits = NULL;
+    s->nedits = s->capedits = 0;
     s->errors = 0;
     s->stopped = false;
     if (!src_enter(s)) {
@@ -245,7 +248,11 @@ static void report(struct diag *d, enum diag_level level, const struct src_loc *
             int end_col = last.line == at.line ? last.col : at.col;
             int caret, len;
             size_t quotes_below = src->nul_free > a ? src->nul_free - a : 0;
-            show_line(out, src->text + a, b - a, at.col, end_col, quotes_below, &caret, &len);
+            /* The line as written: literals decoded in place are shown escaped again (loc.h). */
+            char *line = src->nedits ? xmalloc(b - a + 1) : NULL;
+            if (line) src_restore(src, a, b, line);
+            show_line(out, line ? line : src->text + a, b - a, at.col, end_col, quotes_below, &caret, &len);
+            free(line);
             fprintf(out, "    %*s%s^", caret, "", d->color ? level_color[DIAG_NOTE] : "");
             for (int k = 1; k < len; k++) fputc('~', out);
             fprintf(out, "%s\n", reset);

@@ -85,7 +85,17 @@ static uint64_t file_hash(uint64_t h, const struct ast_file *f)
     if (!f || !f->src)
         return h;
     h = fnv(h, &(uint64_t){ f->src->len }, sizeof(uint64_t));
-    h = fnv(h, f->src->text, f->src->len);
+    /* The bytes as written: literals decoded in place are escaped again (loc.h), a window at a time. */
+    char win[4096];
+    for (size_t at = 0; at < f->src->len; at += sizeof win) {
+        size_t n = f->src->len - at < sizeof win ? f->src->len - at : sizeof win;
+        if (f->src->nedits) {
+            src_restore(f->src, at, at + n, win);
+            h = fnv(h, win, n);
+        } else {
+            h = fnv(h, f->src->text + at, n);
+        }
+    }
     for (size_t i = 0; i < f->includes.n; i++)
         h = file_hash(h, f->includes.items[i]->file);
     return h;

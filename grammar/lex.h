@@ -65,6 +65,7 @@ struct lex_state {
      * makes the value differ from the source) copies it into buf.
      */
     bool verbatim;
+    bool simple;                    /* its only escapes so far are \" and \\: it can be decoded in place */
     size_t str_start;
     char *buf;                      /* its text so far, blen bytes of bcap; owned */
     size_t blen, bcap;
@@ -185,12 +186,14 @@ void lex_buf_add(struct lex_state *lx, const char *s, size_t n);
 void lex_buf_add_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
 /* Check a run of bytes >= 0x80; report the first invalid one.  Returns true when valid. */
 bool lex_check_utf8(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
+/* A \" or \\ escape: c into the buffer; the literal can still be decoded in place. */
+void lex_escape_quote(struct lex_state *lx, char c);
 /* Decode \u{HEX} (the whole escape in s) into the buffer, or report it at loc. */
 void lex_escape_u(struct lex_state *lx, const struct src_loc *loc, const char *s, size_t n);
 /*
  * The literal's value, the arena's (""" strings: dedented) or, when it is
- * verbatim and closed by the quote just matched, in place in the source (the
- * quote becomes its NUL); the buffer is reset.
+ * closed by the quote just matched and verbatim, or simple, in place in the
+ * source (loc.h); the buffer is reset.
  */
 char *lex_take_string(struct lex_state *lx, bool triple, bool closed);
 /* The location of byte `byte` of a one-line token s at loc, one character wide. */

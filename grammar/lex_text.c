@@ -50,6 +50,7 @@ void lex_str_open(struct lex_state *lx)
 {
     lx->blen = 0;
     lx->verbatim = true;
+    lx->simple = true;
     lx->str_start = lx->off;    /* just past the opening quote */
 }
 
@@ -66,6 +67,7 @@ static void buf_put(struct lex_state *lx, const char *s, size_t n)
 
 void lex_str_edit(struct lex_state *lx)
 {
+    lx->simple = false;
     if (!lx->verbatim) return;
     lx->verbatim = false;
     buf_put(lx, lx->src->text + lx->str_start, lx->tok_off - lx->str_start);
@@ -92,6 +94,14 @@ size_t lex_plain_run(const char *s, const char *end)
     while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
         p++;
     return (size_t)(p - s);
+}
+
+void lex_escape_quote(struct lex_state *lx, char c)
+{
+    bool simple = lx->simple;
+    lex_str_edit(lx);
+    lx->simple = simple;
+    buf_put(lx, &c, 1);
 }
 
 void lex_buf_add(struct lex_state *lx, const char *s, size_t n)
@@ -244,6 +254,23 @@ char *lex_take_string(struct lex_state *lx, bool triple, bool closed)
         char *r = lx->src->text + lx->str_start;
         lx->src->text[lx->tok_off] = '\0';
         lx->verbatim = false;
+        return r;
+    }
+    if (!triple && closed && lx->simple && lx->tok_off < lx->src->nul_free) {
+        /*
+         * Only \" and \\ escapes: the value is shorter than the literal.  It
+         * goes where the literal starts, then its NUL, then a quote for each
+         * byte up to the closing quote, so that every line and column past it
+         * stays where it was; src_restore gives the literal back.
+         */
+        struct source *src = (struct source *)lx->src;
+        char *r = src->text + lx->str_start;
+        memcpy(r, lx->buf, lx->blen);
+        r[lx->blen] = '\0';
+        memset(r + lx->blen + 1, '"', lx->tok_off - lx->str_start - lx->blen);
+        src_note_edit(src, lx->str_start, lx->tok_off + 1);
+        lx->blen = 0;
+        lx->simple = false;
         return r;
     }
     lex_str_edit(lx);

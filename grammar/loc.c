@@ -4,6 +4,7 @@
  */
 #include "loc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -84,20 +85,24 @@ struct src_pos src_pos(const struct source *s, size_t off)
         if (lines[mid] <= off) lo = mid;
         else hi = mid;
     }
-    const char *t = s->text;
-    size_t i = count_from(s, lo, lines[lo], off);
+    /* Counted in the line as written: literals decoded in place are escaped again (loc.h). */
+    size_t from = count_from(s, lo, lines[lo], off);
+    char *tmp;
+    const char *t = src_view(s, from, off, &tmp);
+    size_t i = 0, n = off - from;
     int col = 1;
-    while (i < off) {
-        size_t run = ascii_run(t + i, off - i);
+    while (i < n) {
+        size_t run = ascii_run(t + i, n - i);
         if (run) {
             i += run;
             col += (int)run;
             continue;
         }
-        size_t len = t[i] == '\r' || t[i] == '\n' ? 1 : utf8_char_len(t + i, off - i);
+        size_t len = t[i] == '\r' || t[i] == '\n' ? 1 : utf8_char_len(t + i, n - i);
         i += len ? len : 1;
         col++;
     }
+    free(tmp);
     return (struct src_pos){ .line = (int)lo + 1, .col = col };
 }
 
@@ -107,12 +112,15 @@ size_t src_offset(const struct source *s, int line, int col)
     size_t k = line < 1 ? 0 : (size_t)line - 1;
     if (k >= s->nlines) return s->len;
     size_t end = k + 1 < s->nlines ? lines[k + 1] : s->len;
-    size_t i = count_from(s, k, lines[k], end);
-    for (int c = 1; c < col && i < end && s->text[i] != '\n' && s->text[i] != '\r'; c++) {
-        size_t len = utf8_char_len(s->text + i, end - i);
+    size_t from = count_from(s, k, lines[k], end), i = 0, n = end - from;
+    char *tmp;
+    const char *t = src_view(s, from, end, &tmp);
+    for (int c = 1; c < col && i < n && t[i] != '\n' && t[i] != '\r'; c++) {
+        size_t len = utf8_char_len(t + i, n - i);
         i += len ? len : 1;
     }
-    return i;
+    free(tmp);
+    return from + i;
 }
 
 void src_lines_free(struct source *s)
@@ -120,6 +128,58 @@ void src_lines_free(struct source *s)
     free(s->lines);
     s->lines = NULL;
     s->nlines = 0;
+}
+
+const char *src_view(const struct source *s, size_t a, size_t b, char **tmp)
+{
+    *tmp = NULL;
+    if (!s->nedits) return s->text + a;
+    *tmp = xmalloc(b - a + 1);
+    src_restore(s, a, b, *tmp);
+    (*tmp)[b - a] = '\0';
+    return *tmp;
+}
+
+void src_note_edit(struct source *s, size_t from, size_t to)
+{
+    if (s->nedits == s->capedits) {
+        s->capedits = s->capedits ? 2 * s->capedits : 64;
+        s->edits = xrealloc(s->edits, s->capedits * sizeof *s->edits);
+    }
+    s->edits[s->nedits][0] = (uint32_t)from;
+    s->edits[s->nedits][1] = (uint32_t)to;
+    s->nedits++;
+}
+
+/* The first edit of s that ends past byte a (nedits when none does). */
+static size_t edit_after(const struct source *s, size_t a)
+{
+    /* The parser asks about the bytes it has just read, past every edit but the latest, most often. */
+    if (!s->nedits || s->edits[s->nedits - 1][1] <= a) return s->nedits;
+    size_t lo = 0, hi = s->nedits - 1;
+    if (s->nedits > 1 && s->edits[hi - 1][1] <= a) return hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->edits[mid][1] <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void src_restore(const struct source *s, size_t a, size_t b, char *out)
+{
+    memcpy(out, s->text + a, b - a);
+    for (size_t k = edit_after(s, a); k < s->nedits && s->edits[k][0] < b; k++) {
+        size_t at = s->edits[k][0];
+        /* The value, escaped again, and its closing quote: as long as the literal was. */
+        for (const char *v = s->text + at;; v++) {
+            bool esc = *v == '"' || *v == '\\';
+            char put[2] = { esc ? '\\' : *v ? *v : '"', *v };
+            for (int i = 0; i < 1 + esc; i++, at++)
+                if (at >= a && at < b) out[at - a] = put[i];
+            if (!*v || at >= b) break;
+        }
+    }
 }
 
 uint32_t loc_last(const struct src_loc *l)
@@ -132,6 +192,16 @@ uint32_t loc_last(const struct src_loc *l)
         end--;
     if (end == off)
         return l->from;
+    size_t k = edit_after(s, end - 1);
+    if (k < s->nedits && s->edits[k][0] < end) {
+        /* Ending inside a literal decoded in place: its last bytes as written (line breaks never move, loc.h). */
+        char win[4];
+        size_t a = end - off > 4 ? end - 4 : off, n = end - a, j = n - 1;
+        src_restore(s, a, end, win);
+        while (j > 0 && n - j < 4 && (win[j] & 0xC0) == 0x80)
+            j--;
+        return s->base + (uint32_t)(a + (utf8_char_len(win + j, n - j) == n - j ? j : n - 1));
+    }
     /*
      * Backward, with the scanner's count: every byte that is not a
      * continuation byte starts a character, and the last character is the

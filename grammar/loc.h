@@ -36,6 +36,17 @@ struct source {
     size_t len;             /* below 4 GiB: offsets are 32 bits (read_file, util.h) */
     size_t nul_free;        /* text[0..nul_free) held no NUL when the scanner read it (0 until then) */
     /*
+     * A "..." literal whose only escapes are \" and \\ is decoded where it
+     * stands too (a copy of such literals was half the tree of a bank of
+     * long prompts): its value, then its NUL, then quotes up to its closing
+     * quote.  edits holds each such literal's bytes, from its first byte
+     * to just past its closing quote, two offsets an edit, in increasing
+     * order.  The source as written is the value escaped again (every " or
+     * \ in it was escaped): src_restore gives it back, byte for byte.
+     */
+    uint32_t (*edits)[2];
+    size_t nedits, capedits;
+    /*
      * What the scanner found of the characters XML 1.0 cannot carry in its
      * string literals (lex_xml_unsafe): SRC_XML_UNSCANNED until it reads the
      * source, then SRC_XML_CLEAN unless one holds such a character.
@@ -83,6 +94,19 @@ struct src_pos src_pos(const struct source *s, size_t off);
 size_t src_offset(const struct source *s, int line, int col);
 /* Free the table of line starts (diag_free does, with the source). */
 void src_lines_free(struct source *s);
+/*
+ * Bytes [a, b) of s as the file holds them, into out (b - a bytes): the
+ * literals decoded in place (edits, above) escaped again.  NULs over the
+ * closing quotes of verbatim literals stay.
+ */
+void src_restore(const struct source *s, size_t a, size_t b, char *out);
+/*
+ * Bytes [a, b) of s as written: s->text + a where s has no edits, else a
+ * NUL-terminated copy in *tmp (the caller frees *tmp, NULL when unused).
+ */
+const char *src_view(const struct source *s, size_t a, size_t b, char **tmp);
+/* Note a literal decoded in place at bytes [from, to) of s (after every one noted before). */
+void src_note_edit(struct source *s, size_t from, size_t to);
 
 static inline bool loc_known(const struct src_loc *l) { return l && l->from; }
 

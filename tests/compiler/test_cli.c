@@ -447,6 +447,47 @@ Test(cli, a_source_line_shown_under_an_error_keeps_its_strings_quotes)
     free(q);
 }
 
+Test(cli, a_source_line_shown_under_an_error_keeps_its_escapes)
+{
+    /* A string whose only escapes are \" and \\ is decoded in place; the line and columns still read as written. */
+    char *q = in_dir("escapes.qz");
+    spit(q, "quiz t {\n    title \"T\"\n    truefalse q1 { prompt \"a \\\"b\\\" \\\\ c\" promt \"x\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    const char *at = strstr(res.err, ":3:42: error: unknown statement 'promt'");
+    cr_expect(at != NULL, "stderr: %s", res.err);
+    const char *want = "\n        truefalse q1 { prompt \"a \\\"b\\\" \\\\ c\" promt \"x\" answer true }\n"
+                       "                                             ^~~~~\n";
+    cr_expect(strstr(res.err, want) != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
+Test(cli, an_image_and_a_character_in_a_string_with_quote_escapes_are_found_where_written)
+{
+    /* The image path and the U+FFFE are looked up in the literal as written, not in its value decoded in place. */
+    char *q = in_dir("escaped_media.qz");
+    spit(q, "quiz e {\n    title \"T\"\n    truefalse q1 { prompt \"a \\\"b\\\" c ![fig](nope.png) and \xEF\xBF\xBE\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, ":3:45: error: cannot read image 'nope.png'") != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n" "                                                ^~~~~~~~\n") != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, ":3:59: error: the prompt holds the character U+FFFE") != NULL, "stderr: %s", res.err);
+    /* One character wide: its end is counted in the line as written too. */
+    cr_expect(strstr(res.err, "\n" "                                                              ^\n") != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
+Test(cli, a_character_after_quote_escapes_is_one_column_wide)
+{
+    char *q = in_dir("escaped_char.qz");
+    spit(q, "quiz e {\n    title \"\\\\  \xEF\xBF\xBE\\\"\xE6\x97\xA5\"\n    truefalse q1 { prompt \"P\" answer true }\n}\n");
+    quizc("--check", q, NULL);
+    cr_expect_eq(res.status, 1);
+    cr_expect(strstr(res.err, ":2:16: error: the title holds the character U+FFFE") != NULL, "stderr: %s", res.err);
+    cr_expect(strstr(res.err, "\n" "                   ^\n") != NULL, "stderr: %s", res.err);
+    free(q);
+}
+
 /* ---- Recorded runs: what was packed is told; -Werror refuses to pack a warned-about run ---- */
 
 /* Lab hello with ranks = 2: its run in the seed measured max_abs_error 0, so the claim fails. */

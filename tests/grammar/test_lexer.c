@@ -352,15 +352,28 @@ Test(lexer, an_open_brace_at_the_end_of_the_file_is_closed_after_reporting_it)
     cr_assert_eq(toks[6].kind, 0);
 }
 
-Test(lexer, a_plain_string_stays_in_the_source_and_an_escaped_one_is_a_copy)
+Test(lexer, a_plain_string_and_one_with_quote_escapes_stay_in_the_source_and_others_are_copies)
 {
-    lex("\"plain\" \"es\\\"caped\"");
+    const char *text = "\"plain\" \"es\\\"ca\\\\ped\" x \"new\\nline\"";
+    lex(text);
     assert_tok(0, T_STRING, 1, 1);
     cr_assert_str_eq(toks[0].str, "plain");
     cr_assert(toks[0].str == scanned->text + 1, "kept where it stands, its closing quote now its end");
-    cr_assert_str_eq(toks[1].str, "es\"caped");
-    cr_assert(toks[1].str < scanned->text || toks[1].str > scanned->text + scanned->len, "a copy");
+    cr_assert_str_eq(toks[1].str, "es\"ca\\ped");
+    cr_assert(toks[1].str == scanned->text + 9, "only \\\" and \\\\ escapes: decoded where it stands");
+    /* The name after it keeps its column: the bytes the escapes saved are filled, one column each. */
+    assert_tok(2, T_IDENT, 1, 23);
+    cr_assert_str_eq(toks[3].str, "new\nline");
+    cr_assert(toks[3].str < scanned->text || toks[3].str > scanned->text + scanned->len, "a copy");
     cr_assert_eq(scanned->nul_free, scanned->len, "the whole source was read and held no NUL");
+    /* The source as written comes back, byte for byte, whole or from inside the decoded literal. */
+    size_t n = strlen(text);
+    char back[64];
+    cr_assert_lt(n, sizeof back);
+    src_restore(scanned, 8, n, back);
+    cr_assert(memcmp(back, text + 8, n - 8) == 0, "restored: %.*s", (int)(n - 8), back);
+    src_restore(scanned, 12, 19, back);
+    cr_assert(memcmp(back, text + 12, 7) == 0, "restored: %.7s", back);
 }
 
 Test(lexer, a_name_is_stored_once_however_often_it_is_written)
