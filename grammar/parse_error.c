@@ -58,7 +58,7 @@ static bool in_argument(const struct perr_state *e)
     return lx->closed && lx->braces.n == e->arg_depth && lx->braces.items[e->arg_depth].loc.from == e->arg_from;
 }
 
-void perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering)
+bool perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering)
 {
     /* A '{' right after the word (the parser has read it to choose the rule) opens the word's argument. */
     const struct lex_state *lx = e->lx;
@@ -76,8 +76,9 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
                     lex_token_before(e->lx, lex_off(e->lx, loc)) == e->unknown_at;
     if ((recovering && !e->junk_recovery) || argument) {
         if (argument) e->unknown_at = lex_off(e->lx, loc);
-        return;
+        return argument && e->lang_words;
     }
+    e->lang_words = false;
     /*
      * `languages id en`: the parser ends the list at `id` and takes `en`
      * for a statement.  Said as what it is, once for the line.
@@ -88,7 +89,8 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
         e->unknown_at = lex_off(e->lx, loc);
         e->unknown_line = loc_line(loc);
         e->unknown_at_set = true;
-        return;
+        e->lang_words = true;
+        return true;
     }
     enum kw_place block;
     const char *where = innermost_block(e, lex_off(e->lx, loc), &block);
@@ -102,6 +104,7 @@ void perr_unknown_statement(struct perr_state *e, char *word, const struct src_l
     e->unknown_at = lex_off(e->lx, loc);
     e->unknown_line = loc_line(loc);
     e->unknown_at_set = true;
+    return false;
 }
 
 void perr_language(struct perr_state *e, const char *tag, const struct src_loc *loc)

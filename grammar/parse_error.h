@@ -30,6 +30,7 @@ struct perr_state {
     const char *lang;               /* its text (the tree's arena's), or NULL */
     size_t lang_at;                 /* where it starts */
     struct src_loc lang_loc;        /* its span (its line is found only for a message: no cost per tag) */
+    bool lang_words;                /* the unknown word was such a tag: its arguments are tags too */
 };
 
 /* One token as Bison names it: its code (a T_ token, a character, 0 at the end) and its name. */
@@ -44,9 +45,12 @@ void perr_init(struct perr_state *e, struct diag *d, const struct lex_state *lx)
 /*
  * A word where a statement starts: an unknown statement, with the nearest
  * statement of its block.  recovering: the parser is recovering from a
- * syntax error.  word is borrowed (the tree's arena holds it).
+ * syntax error.  word is borrowed (the tree's arena holds it).  True when
+ * the word is a language tag a `languages` list left out for want of a
+ * comma (reported as such): the caller lists it, so that the texts in that
+ * language are not reported too.
  */
-void perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering);
+bool perr_unknown_statement(struct perr_state *e, char *word, const struct src_loc *loc, bool recovering);
 
 /* A tag of a `languages` list (tag borrowed): a plain word right after it is taken for a second tag. */
 void perr_language(struct perr_state *e, const char *tag, const struct src_loc *loc);

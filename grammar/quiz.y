@@ -119,8 +119,8 @@ qitem
     : header                { yyerrok; }
     | question              { yyerrok; }
     | include               { yyerrok; }
-    | IDENT                 { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); }
-    | IDENT            { perr_unknown_statement(e, $1, &@1, yyerrstatus != 0); } argtext { yyerrok; }
+    | IDENT                 { if (perr_unknown_statement(e, $1, &@1, yyerrstatus != 0)) b_hdr_lang(b, $1, &@1); }
+    | IDENT            { if (perr_unknown_statement(e, $1, &@1, yyerrstatus != 0)) b_hdr_lang(b, $1, &@1); } argtext { yyerrok; }
     | error
     ;
 

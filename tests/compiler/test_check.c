@@ -57,6 +57,19 @@ Test(check, a_complete_quiz_passes_every_check)
     cr_expect_eq(cap->recs.n, 0, "got:%s", capture_dump(cap));
 }
 
+Test(check, languages_without_a_comma_are_one_error_and_their_texts_none)
+{
+    course = capture_load_text(cap, "quiz.qz",
+                               "quiz q {\n"
+                               "    title { id: \"J\" en: \"T\" }\n"
+                               "    languages id en\n"
+                               "    single s { prompt { id: \"P\" en: \"Q\" } correct \"a\" wrong \"b\" }\n"
+                               "}\n");
+    cr_assert_not_null(course);
+    check_course(cap->d, course, NULL);
+    assert_only_error(3, 18, "languages are separated by commas: write `id, en`");
+}
+
 Test(check, the_seed_quiz_passes_every_check)
 {
     course = qz_load(cap->d, "quizzes/paralelisme.qz");

@@ -96,6 +96,10 @@ Test(parse_errors, languages_without_a_comma_ask_for_one)
     parse("quiz q {\n  languages id en fr\n  title \"t\"\n}\n");
     assert_error(0, 2, 16, "languages are separated by commas: write `id, en`");
     cr_assert_eq(cap_errors(&cap), 1);
+    /* Every tag is still listed: a text in en or fr is no second error. */
+    cr_assert_eq(file->quiz->langs.n, 3);
+    cr_assert_str_eq(file->quiz->langs.items[1].tag, "en");
+    cr_assert_str_eq(file->quiz->langs.items[2].tag, "fr");
 }
 
 Test(parse_errors, an_unknown_statement_suggests_only_statements_of_its_block)
