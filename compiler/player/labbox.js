@@ -176,7 +176,7 @@
     if (r.notes && r.notes.length) {
       var det = h.el('details', 'notes');
       det.appendChild(h.el('summary', null, h.t('notes')));
-      r.notes.forEach(function (n) { det.appendChild(h.el('p', null, n)); });
+      r.notes.forEach(function (n) { det.appendChild(h.el('p', null, root.QuizUI.prose(n, h.lang()))); });
       det.appendChild(h.el('p', 'backend', 'labrun ' + r.labrun + ', --backend ' + r.backend));
       sec.appendChild(det);
     }

@@ -145,7 +145,7 @@
       checks.forEach(function (c) {
         var li = h.el('li', c.pass ? 'pass' : 'fail');
         li.appendChild(h.el('strong', null, c.pass ? h.t('pass') : h.t('fail')));
-        li.appendChild(document.createTextNode(' ' + c.name + ': ' + c.detail));
+        li.appendChild(document.createTextNode(' ' + c.name + ': ' + root.QuizUI.prose(c.detail, h.lang())));
         ul.appendChild(li);
       });
       out.appendChild(ul);
@@ -153,7 +153,7 @@
     if (run.notes && run.notes.length) {
       var det = h.el('details', 'notes');
       det.appendChild(h.el('summary', null, h.t('notes')));
-      run.notes.forEach(function (n) { det.appendChild(h.el('p', null, n)); });
+      run.notes.forEach(function (n) { det.appendChild(h.el('p', null, root.QuizUI.prose(n, h.lang()))); });
       out.appendChild(det);
     }
   }

@@ -3,7 +3,7 @@
  * text comes from the data), and each language's name on its button.
  * Loaded by index.html as a plain script (window.QuizUI) before player.js
  * and labbox.js, which word everything through it, and write every number
- * they show with its number() or figure().
+ * they show with its number() or figure(), and a lab's sentences with prose().
  */
 (function (root) {
   'use strict';
@@ -122,7 +122,17 @@
     return s.replace('.', decimalMark(lang));
   }
 
-  var api = { strings: UI, names: LANG_NAMES, number: number, figure: figure, decimalMark: decimalMark };
+  /*
+   * A lab's own sentence (a check's detail, a note, a table's cell) in lang:
+   * each decimal point between two digits takes lang's mark and the words
+   * stay, as labrun's readable report prints it (text_in, runtime/report.c).
+   */
+  function prose(s, lang) {
+    var mark = decimalMark(lang);
+    return mark === '.' ? String(s) : String(s).replace(/(\d)\.(?=\d)/g, '$1' + mark);
+  }
+
+  var api = { strings: UI, names: LANG_NAMES, number: number, figure: figure, prose: prose, decimalMark: decimalMark };
   root.QuizUI = api;
   if (typeof module === 'object' && module.exports) module.exports = api;
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -95,8 +95,12 @@ async function runBox(frame, id) {
     const errs = out.querySelector('pre.web-errors');
     const claims = [...out.querySelectorAll('.web-claims li.claim')].map((li) =>
       [li.querySelector('.metric code').textContent, li.classList.contains('pass') ? 'PASS' : 'FAIL']);
+    /* What the learner reads: the result less the raw JSON and the names set as code. */
+    const shown = out.cloneNode(true);
+    shown.querySelectorAll('pre.web-json, code').forEach((e) => e.remove());
     return { report: json ? JSON.parse(json.textContent) : null, errors: errs ? errs.textContent : '',
-             machine: (out.querySelector('.measured-on') || {}).textContent || '', claims };
+             machine: (out.querySelector('.measured-on') || {}).textContent || '', claims,
+             shown: shown.textContent };
   });
 }
 
@@ -145,6 +149,9 @@ async function everyLine(version, pkg, quiz) {
       const web = await runBox(frame, id), native = nativeRun(lab, lang);
       assert.ok(web.report, `${label}: a report (${web.errors})`);
       compare(lab, web, native, label);
+      if (lang === 'id') {
+        assert.doesNotMatch(web.shown, /\d\.\d/, `${label}: every number the run shows has the decimal comma`);
+      }
       const mine = new Map(web.claims);
       const theirs = want.get(`${q.id}|${paramsKey(lab)}`) || new Map();
       assert.equal(mine.size, lab.expects.length, `${label}: every claim checked`);
