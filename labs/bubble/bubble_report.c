@@ -189,8 +189,11 @@ static bool stage_table(struct lab_ctx *c, const struct bubble_cfg *cfg, const s
 {
     int p = cfg->p, m = cfg->m, nops = sc->n;
     bool split = sched_split(sc);
+    /* The wall columns are the runtime's clock: measured, or replayed where the ranks take turns (coop). */
     struct lab_table *t = lab_table_new(c, c->dev->ops->clock
         ? _("per stage (per-operation device times measured, busy/idle replayed, wall measured)")
+        : c->timed == LAB_REPLAYED
+        ? _("per stage (per-operation CPU times measured, busy/idle replayed, wall replayed)")
         : _("per stage (per-operation CPU times measured, busy/idle replayed, wall measured)"),
         split ? _("stage|fwd ms|B ms|W ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB")
               : _("stage|fwd ms|bwd ms|copy ms|busy ms|idle ms|idle %|wall busy ms|wall idle ms|peak held|1f1b holds|peak act KiB"));

@@ -27,6 +27,17 @@ for lab in "${!secs[@]}"; do
     printf '  %-22s %6.2f s on coop\n' "$lab" "${secs[$lab]}"
 done | sort
 
+# The bubble lab's per-stage table names its wall columns' basis: replayed on coop, measured on cpu.
+"$labrun" labs/bubble --backend coop --stages 2 --microbatches 2 --hidden 16 --batch 2 --steps 1 >"$tmp/title.out" 2>&1
+"$labrun" labs/bubble --stages 2 --microbatches 2 --hidden 16 --batch 2 --steps 1 >"$tmp/title-cpu.out" 2>&1
+if grep -q '^per stage (.*wall replayed)$' "$tmp/title.out" && grep -q '^per stage (.*wall measured)$' "$tmp/title-cpu.out"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL: the per-stage table's title does not say how its wall columns were timed:"
+    grep -h '^per stage' "$tmp/title.out" "$tmp/title-cpu.out" | sed 's/^/   /'
+    failed=$((failed + 1))
+fi
+
 # A rank that computes forever holds the one thread: the --timeout watchdog still ends the run, saying who waits.
 "$labrun" labs/bubble --backend coop --stages 3 --microbatches 2 --hidden 16 --batch 2 --steps 1 \
     --inject-fault hang@1 --timeout 3 --quiet >"$tmp/hang.out" 2>&1
