@@ -6,10 +6,11 @@
  * one block per rank; in n-1 reduce-scatter steps rank r adds its left
  * neighbour's partial sum of block r-s-2 into its own, after which it holds
  * the full sum of block r; in n-1 all-gather steps it copies block r-g-1
- * from its left neighbour.  As NCCL does, the buffer goes round the ring in
- * slices (n blocks of AR_BLOCK_BYTES, or of the comm's chunk when smaller), each slice through all 2(n-1) steps
- * before the next: a block one rank has just summed is still in cache when
- * its right neighbour copies it.
+ * from its left neighbour.  The ring goes round piece by piece (piece k of
+ * every block: AR_BLOCK_BYTES, or the comm's chunk when smaller), each
+ * through all 2(n-1) steps before the next: a piece one rank has just
+ * summed is still in cache when its right neighbour copies it, and each
+ * element is still summed in its whole-buffer block's order.
  *
  * Ranks are threads of one process, so no byte is staged: a step reads the
  * neighbour's buffer where it lies.  What replaces the messages is one
@@ -113,6 +114,14 @@ static void step_done(struct comm_threads_world *w, int me, int left, int right)
         wake(w, right);
 }
 
+/* Piece k of block b (the ring's blocks of the whole buffer): its length in elements, its first element at *off. */
+static size_t piece_of(size_t count, int n, int b, size_t k, size_t piece, size_t *off)
+{
+    size_t share = comm_share(count, n, b), from = k * piece;
+    *off = comm_share_offset(count, n, b) + (from < share ? from : share);
+    return from < share ? (share - from < piece ? share - from : piece) : 0;
+}
+
 int comm_threads_allreduce(struct comm *c, void *buf, size_t count, enum dtype t)
 {
     int n = c->size, me = c->rank;
@@ -139,27 +148,27 @@ int comm_threads_allreduce(struct comm *c, void *buf, size_t count, enum dtype t
         return -1;
     }
 
-    /* A block of a slice moves at most the comm's chunk, as a ring's message does. */
+    /* A piece moves at most the comm's chunk, as a ring's message does. */
     size_t block = c->chunk_bytes && c->chunk_bytes < AR_BLOCK_BYTES ? c->chunk_bytes : AR_BLOCK_BYTES;
-    size_t slice = (block / es ? block / es : 1) * (size_t)n;       /* elements */
+    size_t piece = block / es ? block / es : 1;                       /* elements */
+    size_t pieces = (comm_share(count, n, 0) + piece - 1) / piece;   /* of the largest block */
     unsigned long steps = 2 * (unsigned long)(n - 1), at = base;
-    for (size_t first = 0; first < count; first += slice, at += steps) {
-        size_t len = count - first < slice ? count - first : slice;
+    for (size_t k = 0; k < pieces; k++, at += steps) {
         for (int s = 0; s < n - 1; s++) {
             int b = mod(me - s - 2, n);
-            size_t off = (first + comm_share_offset(len, n, b)) * es;
+            size_t off, len = piece_of(count, n, b, k, piece, &off);
             if (wait_done(w, me, left, at + (unsigned long)s) < 0)
                 return -1;
-            comm_sum_into(t, own + off, peer + off, comm_share(len, n, b));
+            comm_sum_into(t, own + off * es, peer + off * es, len);
             step_done(w, me, left, right);
         }
         for (int g = 0; g < n - 1; g++) {
             int b = mod(me - g - 1, n);
-            size_t off = (first + comm_share_offset(len, n, b)) * es;
+            size_t off, len = piece_of(count, n, b, k, piece, &off);
             if (wait_done(w, me, left, at + (unsigned long)(n - 1 + g)) < 0 ||
                 wait_done(w, me, right, at + (unsigned long)g + 1) < 0)
                 return -1;
-            memcpy(own + off, peer + off, comm_share(len, n, b) * es);
+            memcpy(own + off * es, peer + off * es, len * es);
             step_done(w, me, left, right);
         }
     }

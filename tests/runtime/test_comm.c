@@ -5,8 +5,9 @@
  * count does not divide; tagged point-to-point; byte accounting.
  *
  * Inputs are small integers, so every sum is exact in fp32 and fp64 and the
- * results must equal the reference bit for bit.  Ranks record what they saw;
- * assertions run on the test's own thread.
+ * results must equal the reference bit for bit; one test adds numbers that
+ * round, and holds the threads backend to the message ring's bits.  Ranks
+ * record what they saw; assertions run on the test's own thread.
  */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
@@ -263,4 +264,50 @@ Test(comm, shares_split_counts_evenly_with_the_remainder_first)
     cr_assert_eq(comm_share_offset(10, 4, 2), 6);
     cr_assert_eq(comm_share_offset(10, 4, 3), 8);
     cr_assert_eq(comm_share(0, 3, 2), 0);
+}
+
+/*
+ * Inputs whose sums round: the threads backend's all-reduce (in place, piece
+ * by piece) must give the bits of the ring that nccl-sim runs over messages
+ * (coll.c), which sums each element in its whole-buffer block's order.
+ */
+struct bits_job {
+    enum dtype t;
+    size_t count;
+    unsigned char *out[8];  /* each rank's result */
+};
+
+static double rounding_input(int r, size_t i) { return 1.0 / (double)(3 + r) + (double)i * 1e-3 / (double)(7 + r); }
+
+static int bits_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    struct bits_job *j = arg;
+    size_t es = dtype_size(j->t);
+    unsigned char *buf = malloc(j->count * es + 1);
+    for (size_t i = 0; i < j->count; i++)
+        dtype_set(j->t, buf, i, rounding_input(rank, i));
+    int rc = comm_allreduce(c, buf, j->count, j->t);
+    j->out[rank] = buf;
+    return rc;
+}
+
+Test(comm, allreduce_gives_the_bits_of_the_message_ring_at_every_size)
+{
+    /* Elements per rank: within one piece (256 KiB a block) and over several. */
+    const size_t counts[] = { 1, 5, 1000, 4096, 200003 };
+    for (int n = 2; n <= 8; n++)
+        for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
+            for (int t = 0; t < 2; t++) {
+                struct bits_job a = { .t = t ? DTYPE_F64 : DTYPE_F32, .count = counts[k] };
+                struct bits_job b = a;
+                cr_assert_eq(backend_cpu.launch(n, bits_body, &a), 0);
+                cr_assert_eq(backend_nccl_sim.launch(n, bits_body, &b), 0);
+                size_t bytes = a.count * dtype_size(a.t);
+                for (int r = 0; r < n; r++) {
+                    cr_expect(memcmp(a.out[r], b.out[r], bytes) == 0, "ranks %d, %zu %s: rank %d's sums differ from the ring's",
+                              n, a.count, dtype_name(a.t), r);
+                    free(a.out[r]);
+                    free(b.out[r]);
+                }
+            }
 }
