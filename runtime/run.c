@@ -43,7 +43,7 @@ static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
         return -1;
     int rc = a->impl->run(&ctx);
     /* After the lab's own notes: how rank 0's device computed (GEMM library, math mode). */
-    char note[512];
+    char note[1024];
     dev_note(dev, note, sizeof note);
     if (rank == 0 && note[0])
         lab_note(&ctx, "%s", note);

@@ -11,6 +11,7 @@
 
 #include "callcheck.h"
 #include "dev_cuda.h"
+#include "i18n.h"
 #include "kernels.h"
 #include "util.h"
 
@@ -27,7 +28,7 @@ struct dev_cuda {
 
 /* How host threads of this process wait for the GPU (cuda_wait_mode), for the report. */
 static bool wait_blocks;
-static char wait_text[200] = "host threads wait for the GPU in CUDA's default way (cudaDeviceScheduleAuto)";
+static char wait_text[400];
 
 static struct dev_cuda *impl_of(struct dev *d)
 {
@@ -62,13 +63,16 @@ bool cuda_wait_mode(int gpu, int nranks, int cores)
         CUDA_CHECK(e);
     (void)cudaGetLastError();
     wait_blocks = !spin;
+    char *ranks = xasprintf(ngettext("%d rank", "%d ranks", (unsigned long)nranks), nranks);
+    char *on = xasprintf(ngettext("%d core", "%d cores", (unsigned long)cores), cores);
     if (spin)
-        snprintf(wait_text, sizeof wait_text, "waiting host threads spin (cudaDeviceScheduleSpin: "
-                 "%d rank%s on %d core%s)", nranks, nranks == 1 ? "" : "s", cores, cores == 1 ? "" : "s");
+        snprintf(wait_text, sizeof wait_text, _("waiting host threads spin (cudaDeviceScheduleSpin: %s on %s)"),
+                 ranks, on);
     else
-        snprintf(wait_text, sizeof wait_text, "waiting host threads block (cudaDeviceScheduleBlockingSync: "
-                 "%d ranks on %d core%s, so a spinning rank would take the core of the rank being timed)",
-                 nranks, cores, cores == 1 ? "" : "s");
+        snprintf(wait_text, sizeof wait_text, _("waiting host threads block (cudaDeviceScheduleBlockingSync: "
+                 "%s on %s, so a spinning rank would take the core of the rank being timed)"), ranks, on);
+    free(ranks);
+    free(on);
     return spin;
 }
 
@@ -229,13 +233,13 @@ static void cu_note(struct dev *d, char *buf, size_t n)
 {
     struct dev_cuda *g = d->impl;
     const char *over = getenv("NVIDIA_TF32_OVERRIDE");
-    snprintf(buf, n, "GEMM: cuBLAS, math mode %s (%s)%s; %s", math_name(g->math),
+    snprintf(buf, n, _("GEMM: cuBLAS, math mode %s (%s)%s; %s"), math_name(g->math),
              g->math == CUBLAS_TF32_TENSOR_OP_MATH
-                 ? "--tf32: fp32 GEMMs may round their inputs to TF32, a 10-bit mantissa"
-                 : "fp32 GEMMs in full fp32, no TF32; labrun --tf32 allows it",
-             over && strcmp(over, "0") == 0 ? "; NVIDIA_TF32_OVERRIDE=0 forbids TF32 whatever the mode"
+                 ? _("--tf32: fp32 GEMMs may round their inputs to TF32, a 10-bit mantissa")
+                 : _("fp32 GEMMs in full fp32, no TF32; labrun --tf32 allows it"),
+             over && strcmp(over, "0") == 0 ? _("; NVIDIA_TF32_OVERRIDE=0 forbids TF32 whatever the mode")
                                             : "",
-             wait_text);
+             wait_text[0] ? wait_text : _("host threads wait for the GPU in CUDA's default way (cudaDeviceScheduleAuto)"));
 }
 
 static void cu_fini(struct dev *d)
