@@ -127,6 +127,14 @@ function compare(lab, web, native, label) {
   assert.match(web.machine, /WebAssembly, 1 (thread|utas), \d{4}-\d\d-\d\d/, `${label}: the machine line`);
 }
 
+/* Whether a claim on a measured or replayed figure got another verdict in the page than theirs (labrun's). */
+function timedMismatch(web, theirs) {
+  if (!web.report) return false;
+  const mine = new Map(web.claims);
+  return [...theirs].some(([metric, verdict]) => mine.has(metric) && mine.get(metric) !== verdict &&
+    ['measured', 'replayed'].includes(web.report.basis[metric]));
+}
+
 /* Every lab line of pkg's quiz, run in the page and compared. */
 async function everyLine(version, pkg, quiz) {
   const data = readQuizData(path.join(PKGS, pkg, 'quiz-data.js'));
@@ -146,14 +154,25 @@ async function everyLine(version, pkg, quiz) {
   for (const q of data.questions) {
     for (let i = 0; i < q.labs.length; i++) {
       const lab = q.labs[i], id = `q-${q.id}-lab${i}-web`, label = `${pkg} ${q.id} ${lab.command}`;
-      const web = await runBox(frame, id), native = nativeRun(lab, lang);
+      const native = nativeRun(lab, lang);
+      const theirs = want.get(`${q.id}|${paramsKey(lab)}`) || new Map();
+      let web = await runBox(frame, id);
+      /*
+       * A claim on a timed figure (measured or replayed in the page, by its
+       * wall clock) can come out otherwise when other work takes the
+       * worker's core mid-run: such a line runs again, three runs at most,
+       * and one of them must agree; a figure of any other basis gets one run.
+       */
+      for (let runs = 1; runs < 3 && timedMismatch(web, theirs); runs++) {
+        console.log(`${label}: a timed claim differs from labrun's in run ${runs}; running it again`);
+        web = await runBox(frame, id);
+      }
       assert.ok(web.report, `${label}: a report (${web.errors})`);
       compare(lab, web, native, label);
       if (lang === 'id') {
         assert.doesNotMatch(web.shown, /\d\.\d/, `${label}: every number the run shows has the decimal comma`);
       }
       const mine = new Map(web.claims);
-      const theirs = want.get(`${q.id}|${paramsKey(lab)}`) || new Map();
       assert.equal(mine.size, lab.expects.length, `${label}: every claim checked`);
       for (const [metric, verdict] of theirs) {
         assert.ok(mine.has(metric), `${label}: ${metric} checked in the page`);
