@@ -141,11 +141,13 @@ void lab_trace_stream(struct lab_ctx *c, int rank, int stream, const char *name)
 void lab_svg_view(struct lab_ctx *c, int stream, const char *title);
 /* What --svg calls a row: "stage" gives "stage 0", "stage 1", ... (default "rank"). */
 void lab_svg_rows(struct lab_ctx *c, const char *word);
+/* The name of an event where a rank was ready to run but had no core. */
+#define LAB_CORE_WAIT "core wait"
 /*
  * A second stream --svg draws under the first, captioned, on the same time
- * axis, when it holds a wait for a CPU core (an event named "core wait": a
- * rank ready to run but not scheduled), which the first stream (a replay,
- * say) cannot show; a run with no such wait draws the first stream alone.
+ * axis, when it holds a wait for a CPU core (an event named LAB_CORE_WAIT),
+ * which the first stream (a replay, say) cannot show; a run with no such
+ * wait draws the first stream alone.
  */
 void lab_svg_core_waits(struct lab_ctx *c, int stream, const char *caption);
 

@@ -42,13 +42,13 @@ static const struct { const char *name, *fill, *label; } palette[] = {
     { "allgather", "#9d755d", N_("all-gather") },
     { "idle", "url(#idle)", N_("idle") },
     /* Ready to run but without a core (more ranks than cores): not a wait for a message, so not idle's hatch. */
-    { "core wait", "url(#corewait)", N_("waiting for a CPU core") },
+    { LAB_CORE_WAIT, "url(#corewait)", N_("waiting for a CPU core") },
 };
 
 /* Whether an event is a wait (drawn the row's full height, without an outline), not work. */
 static bool is_wait(const char *name)
 {
-    return strcmp(name, "idle") == 0 || strcmp(name, "core wait") == 0;
+    return strcmp(name, "idle") == 0 || strcmp(name, LAB_CORE_WAIT) == 0;
 }
 
 /* "forward (chunk 5)" -> "forward (chunk 1)": chunks take the colour of chunk 1 or 2 by parity. */
@@ -133,7 +133,7 @@ bool lab_report_has_timeline(const struct lab_report *r)
 static bool has_core_wait(const struct lab_report *r, int stream)
 {
     for (size_t i = 0; i < r->events.n; i++)
-        if (r->events.items[i].stream == stream && strcmp(r->events.items[i].name, "core wait") == 0)
+        if (r->events.items[i].stream == stream && strcmp(r->events.items[i].name, LAB_CORE_WAIT) == 0)
             return true;
     return false;
 }
@@ -186,7 +186,8 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     double span_ms = (t1 - t0) / 1000, scale = PLOT_W / (t1 - t0);
     int rows = r->nranks > 0 ? r->nranks : 1;
     int panel = rows * (ROW_H + ROW_GAP), caption = 24;
-    int height = TOP + panel + (second >= 0 ? caption + panel : 0) + 70, width = LEFT + PLOT_W + 24;
+    int panels = panel + (second >= 0 ? caption + panel : 0);     /* both panels' height, from TOP */
+    int height = TOP + panels + 70, width = LEFT + PLOT_W + 24;
 
     xmlBufferPtr buf = xmlBufferCreate();
     xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
@@ -257,7 +258,7 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
         draw_panel(w, r, second, rows, top, t0, scale);
     }
     /* The time axis. */
-    double axis_y = TOP + panel + (second >= 0 ? caption + panel : 0) + 2, step = tick_step(span_ms);
+    double axis_y = TOP + panels + 2, step = tick_step(span_ms);
     for (double t = 0; t <= span_ms * 1.0001; t += step) {
         double x = LEFT + t / span_ms * PLOT_W;
         rect(w, x, axis_y, 0.8, 5, "#555555", NULL);

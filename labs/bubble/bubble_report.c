@@ -153,7 +153,7 @@ static void trace_all(struct lab_ctx *c, const struct schedule *sc, const double
             double own = g[G_COMP] * 1e6, work0 = tin;
             if (!virt && sc->p > c->cores && tcomp - tin > own)
                 work0 = tcomp - own;
-            trace_event(c, s, S_COMPUTE, "core wait", tin, work0, -1);
+            trace_event(c, s, S_COMPUTE, LAB_CORE_WAIT, tin, work0, -1);
             trace_event(c, s, S_COMPUTE, op_name(sc, op, name, sizeof name), work0, tcomp, op->mb);
             if (op_receives(sc, s, op))
                 trace_event(c, s, S_COMM, "recv", g[G_T0] * 1e6 + off, tin, op->mb);
