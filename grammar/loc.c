@@ -130,10 +130,14 @@ void src_lines_free(struct source *s)
     s->nlines = 0;
 }
 
+static size_t edit_after(const struct source *s, size_t a);
+
 const char *src_view(const struct source *s, size_t a, size_t b, char **tmp)
 {
     *tmp = NULL;
-    if (!s->nedits) return s->text + a;
+    /* No literal decoded in place within [a, b): the text as it lies, no copy. */
+    size_t k = edit_after(s, a);
+    if (k == s->nedits || s->edits[k][0] >= b) return s->text + a;
     *tmp = xmalloc(b - a + 1);
     src_restore(s, a, b, *tmp);
     (*tmp)[b - a] = '\0';
