@@ -14,7 +14,7 @@ RUNTIME_CORE_SRCS := runtime/timer.c runtime/timer_real.c runtime/timer_cores.c 
                      runtime/fiber_ucontext.c runtime/backend_coop.c
 # The runtime: everything a lab runs on, without the command line.
 RUNTIME_SRCS := $(RUNTIME_CORE_SRCS) runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
-                runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/i18n.c
+                runtime/report_svg.c runtime/report_words.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/i18n.c
 RUNTIME_CORE_OBJS := $(call obj,$(RUNTIME_CORE_SRCS))
 RUNTIME_OBJS := $(call obj,$(RUNTIME_SRCS))
 # What the runtime's core takes from libqz: the allocation helpers (util.c) and

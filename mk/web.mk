@@ -33,7 +33,7 @@ WEB_MODULE := $(WEB)/labrun-module.js
 WEB_RUNTIME_SRCS := runtime/timer.c runtime/comm.c runtime/coll.c runtime/dev.c runtime/dev_host.c \
                     runtime/nsim.c runtime/comm_nsim.c runtime/backend_coop.c \
                     runtime/lab_helpers.c runtime/params.c runtime/report.c runtime/report_json.c \
-                    runtime/report_svg.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
+                    runtime/report_svg.c runtime/report_words.c runtime/run.c runtime/lablimits.c runtime/inert.c runtime/labs.c \
                     runtime/web/timer_web.c runtime/web/fault_web.c runtime/web/json_web.c runtime/web/xmlwriter_web.c \
                     runtime/web/dev_web.c runtime/web/gemm_price.c runtime/web/gemm_simd.c runtime/web/gemm_bench.c runtime/web/gemm_check.c runtime/web/backend_web.c \
                     runtime/web/fiber_emscripten.c runtime/web/outfile_web.c runtime/web/labrun_web.c \

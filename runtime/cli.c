@@ -149,21 +149,15 @@ static int list_labs(const struct qz_labpath *lp, const char *lang)
     return 0;
 }
 
-/*
- * The languages the labs' manifests are written in (labs/NAME/lab.qz: every
- * TEXT has these); quizc warns when a quiz's language is missing from one.
- */
-static const char *const lab_langs[] = { "en", "id", NULL };
-
-/* 0 when --lang names one of lab_langs, else -1 after saying which it allows. */
+/* 0 when --lang names one of labrun_langs, else -1 after saying which it allows. */
 static int check_lang(const char *lang)
 {
-    for (const char *const *l = lab_langs; *l; l++)
+    for (const char *const *l = labrun_langs; *l; l++)
         if (strcmp(*l, lang) == 0)
             return 0;
     fprintf(stderr, "labrun: error: --lang: '%s' is not a language the labs are written in; allowed:", lang);
-    for (const char *const *l = lab_langs; *l; l++)
-        fprintf(stderr, "%s %s", l == lab_langs ? "" : ",", *l);
+    for (const char *const *l = labrun_langs; *l; l++)
+        fprintf(stderr, "%s %s", l == labrun_langs ? "" : ",", *l);
     fputc('\n', stderr);
     return -1;
 }

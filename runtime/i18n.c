@@ -2,6 +2,7 @@
  * i18n.c — choosing the catalogue of labrun's messages (i18n.h).
  */
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #ifndef LABRUN_LOCALEDIR
 #define LABRUN_LOCALEDIR "/usr/local/share/locale"
 #endif
+
+const char *const labrun_langs[] = { "en", "id", NULL };
 
 #if !defined(LABRUN_NO_GETTEXT) && !defined(__EMSCRIPTEN__)
 static const char *current = "en";
@@ -44,23 +47,34 @@ static char *locale_dir(const char *lang)
     return xstrdup(LABRUN_LOCALEDIR);
 }
 
+/* Bumped when the language changes: glibc's gettext keeps what it translated until it moves. */
+extern int _nl_msg_cat_cntr;
+
 void labrun_lang(const char *lang)
 {
-    if (!lang || strcmp(lang, "en") == 0)
+    static bool bound;
+    if (!lang)
+        lang = "en";
+    if (strcmp(lang, current) == 0)
         return;
-    current = lang;
-    /*
-     * gettext reads LANGUAGE under any locale but "C" and "POSIX": C.UTF-8
-     * is one every glibc has, and keeps its messages' bytes as they are.
-     * Only LC_MESSAGES changes; numbers stay C's.
-     */
-    if (!setlocale(LC_MESSAGES, "C.UTF-8"))
-        return;
+    if (!bound) {
+        /*
+         * gettext reads LANGUAGE under any locale but "C" and "POSIX": C.UTF-8
+         * is one every glibc has, and keeps its messages' bytes as they are.
+         * Only LC_MESSAGES changes; numbers stay C's.
+         */
+        if (!setlocale(LC_MESSAGES, "C.UTF-8"))
+            return;
+        char *dir = locale_dir(lang);
+        bindtextdomain("labrun", dir);
+        bind_textdomain_codeset("labrun", "UTF-8");
+        textdomain("labrun");
+        free(dir);
+        bound = true;
+    }
+    /* English has no catalogue: its messages are the msgids. */
     setenv("LANGUAGE", lang, 1);
-    char *dir = locale_dir(lang);
-    bindtextdomain("labrun", dir);
-    bind_textdomain_codeset("labrun", "UTF-8");
-    textdomain("labrun");
-    free(dir);
+    ++_nl_msg_cat_cntr;
+    current = lang;
 }
 #endif

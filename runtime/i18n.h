@@ -29,6 +29,13 @@ const char *labrun_ngettext(const char *one, const char *many, unsigned long n);
 #define _(msgid) gettext(msgid)
 #endif
 
+/*
+ * The languages labrun speaks, NULL-terminated: its catalogue's (po/LANG.po)
+ * and English, which are those every lab's manifest (labs/NAME/lab.qz) is
+ * written in; quizc warns when a quiz's language is missing from one.
+ */
+extern const char *const labrun_langs[];
+
 /* A message marked for the catalogue but translated where it is shown (a table of words). */
 #define N_(msgid) msgid
 

@@ -125,6 +125,20 @@ struct lab_table;
 struct lab_table *lab_table_new(struct lab_ctx *c, const char *title, const char *columns);
 void lab_table_row(struct lab_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Call report(c, arg), the part of a lab that turns what the run measured
+ * into words (checks, notes, tables, the picture's title), and return what
+ * it returns.  When the run's words are wanted in more languages than its
+ * own (labrun --verify --record of a bilingual quiz), it is called once more
+ * in each, with the messages in that language and a report of its own, so
+ * that a recorded run reads in every language of the quiz; only the words
+ * of those calls are kept (their checks' names and details, notes and the
+ * picture's title, rows and caption), never their figures.  Call it on rank
+ * 0 once the figures are gathered, with a report that reads them and
+ * measures nothing.
+ */
+int lab_report_words(struct lab_ctx *c, int (*report)(struct lab_ctx *c, void *arg), void *arg);
+
 /* A timed event for --trace (Chrome trace events) and --svg. */
 struct lab_event {
     int rank;               /* trace pid, SVG row */

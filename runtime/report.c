@@ -46,6 +46,7 @@ struct lab_report *lab_report_new(const struct ast_labdef *def, const struct lab
     r->t0 = timer_wall();
     r->svg_stream = 0;
     r->svg_waits_stream = -1;
+    r->lang = labrun_current_lang();
     return r;
 }
 
@@ -86,6 +87,9 @@ void lab_report_free(struct lab_report *r)
     free(r->svg_title);
     free(r->svg_rows);
     free(r->svg_waits_caption);
+    for (size_t i = 0; i < r->words.n; i++)
+        lab_report_free(r->words.items[i]);
+    VEC_FREE(r->words);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }

@@ -63,5 +63,23 @@ bool lab_report_has_timeline(const struct lab_report *r);
 
 /* The events of the chosen stream as an SVG timeline, one row per rank. */
 int lab_report_write_svg(const struct lab_report *r, const char *path);
+/* The same document in memory (its length in *len), allocated. */
+char *lab_report_svg(const struct lab_report *r, size_t *len);
+
+/*
+ * The languages, besides the run's own, that the run's words are wanted in
+ * (labrun --verify --record of a quiz written in them): NULL-terminated,
+ * borrowed.  A lab's report then runs once more in each (lab_report_words,
+ * lab.h).
+ */
+void lab_report_set_languages(struct lab_report *r, const char *const *langs);
+
+/*
+ * fn(c', arg) for each report in another language that lab_report_words
+ * made, with c' a copy of c that points at it and the messages in its
+ * language: how labrun adds its own notes (the device's) to every language
+ * the lab reported in.
+ */
+void lab_report_words_also(struct lab_ctx *c, int (*fn)(struct lab_ctx *c, void *arg), void *arg);
 
 #endif

@@ -60,6 +60,9 @@ struct lab_report {
     char *svg_rows;                 /* row label word; owned, or NULL for "rank" */
     int svg_waits_stream;           /* lab_svg_core_waits's stream, or -1 */
     char *svg_waits_caption;        /* owned, or NULL */
+    const char *lang;               /* the language of its words ("en", "id"): labrun_current_lang() when it was made */
+    const char *const *langs;       /* lab_report_set_languages: NULL-terminated, borrowed; or NULL */
+    VEC(struct lab_report *) words; /* the same report in each of langs but lang, from lab_report_words; owned */
     bool progress;                  /* progress lines allowed */
     bool progress_shown;            /* one is on the terminal now */
     double last_progress;

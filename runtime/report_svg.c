@@ -166,7 +166,7 @@ static void draw_panel(xmlTextWriterPtr w, const struct lab_report *r, int strea
     }
 }
 
-int lab_report_write_svg(const struct lab_report *r, const char *path)
+char *lab_report_svg(const struct lab_report *r, size_t *len)
 {
     /* The second panel: the lab's stream of waits for a core, when it holds one. */
     int second = r->svg_waits_stream >= 0 && r->svg_waits_stream != r->svg_stream &&
@@ -287,7 +287,19 @@ int lab_report_write_svg(const struct lab_report *r, const char *path)
     xmlTextWriterEndElement(w);
     xmlTextWriterEndDocument(w);
     xmlFreeTextWriter(w);
-    int rc = report_write_file(path, (const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
+    *len = (size_t)xmlBufferLength(buf);
+    char *svg = xmalloc(*len + 1);
+    memcpy(svg, xmlBufferContent(buf), *len);
+    svg[*len] = '\0';
     xmlBufferFree(buf);
+    return svg;
+}
+
+int lab_report_write_svg(const struct lab_report *r, const char *path)
+{
+    size_t len;
+    char *svg = lab_report_svg(r, &len);
+    int rc = report_write_file(path, svg, len);
+    free(svg);
     return rc;
 }

@@ -23,6 +23,16 @@ struct run_arg {
     enum lab_basis timed;
 };
 
+/* The note that says how the device computed (GEMM library, math mode), when it has one. */
+static int device_note(struct lab_ctx *c, void *dev)
+{
+    char note[1024];
+    dev_note(dev, note, sizeof note);
+    if (note[0])
+        lab_note(c, "%s", note);
+    return 0;
+}
+
 static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, void *arg)
 {
     struct run_arg *a = arg;
@@ -42,11 +52,11 @@ static int rank_body(int rank, int nranks, struct comm *comm, struct dev *dev, v
     if (fault_rank_start(rank) < 0)
         return -1;
     int rc = a->impl->run(&ctx);
-    /* After the lab's own notes: how rank 0's device computed (GEMM library, math mode). */
-    char note[1024];
-    dev_note(dev, note, sizeof note);
-    if (rank == 0 && note[0])
-        lab_note(&ctx, "%s", note);
+    /* After the lab's own notes, in each language it reported in: how rank 0's device computed. */
+    if (rank == 0) {
+        device_note(&ctx, dev);
+        lab_report_words_also(&ctx, device_note, dev);
+    }
     return rc;
 }
 

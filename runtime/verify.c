@@ -23,6 +23,7 @@
 
 #include "backend.h"
 #include "claim.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lablimits.h"
 #include "params.h"
@@ -77,6 +78,8 @@ struct verify {
     VEC(struct group) groups;
     VEC(struct claim) claims;
     char *recdir;                   /* --record: where the children leave their pieces; owned, or NULL */
+    /* --record: the quiz's languages labrun speaks, NULL-terminated; each run's words are kept in them */
+    const char *langs[8];
 };
 
 /* ---- Looking claims up ---------------------------------------------------- */
@@ -259,6 +262,19 @@ static bool report_missing(struct verify *v, const struct qz_course *c, struct d
     return any;
 }
 
+/* The quiz's languages that labrun speaks: a recorded run's words are kept in each (doc/runs.md). */
+static void record_langs(struct verify *v, const struct qz_course *c)
+{
+    size_t n = 0;
+    for (const char *const *l = labrun_langs; *l && n + 1 < sizeof v->langs / sizeof v->langs[0]; l++)
+        for (size_t i = 0; c->quiz && i < c->quiz->langs.n; i++)
+            if (strcmp(c->quiz->langs.items[i].tag, *l) == 0) {
+                v->langs[n++] = *l;
+                break;
+            }
+    v->langs[n] = NULL;
+}
+
 /* ---- Running ------------------------------------------------------------- */
 
 /* In the child: run the lab and write "rc", "checks" and "metric" lines to out. */
@@ -266,6 +282,8 @@ static void child_run(const struct verify *v, const struct group *g, const struc
 {
     struct lab_report *rep = lab_report_new(g->def, g->params, b->name, lab_nranks(g->impl, g->params),
                                             timer_cores());
+    if (v->recdir)
+        lab_report_set_languages(rep, v->langs);
     int rc = lab_run(g->impl, g->params, b, rep);     /* lab_run finishes the report */
     fprintf(out, "rc %d\nchecks %d %d\n", rc, lab_report_checks(rep), lab_report_failed(rep));
     for (size_t i = 0; i < g->def->metrics.n; i++) {
@@ -543,6 +561,7 @@ int verify_quiz(const struct verify_opts *o, const char *path)
         verify_free(&v);
         return 2;
     }
+    record_langs(&v, c);
     if (o->record && !(v.recdir = record_dir_new(v.err))) {
         qz_course_free(c);
         diag_free(d);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "labref.h"
 #include "outfile.h"
 #include "report_impl.h"
@@ -20,7 +21,9 @@
 #define QZ_VERSION "0.1.0"
 #endif
 
-static const char *const piece_ext[] = { "json", "svg", "machine" };
+/* What a child leaves for run i: its report, its timeline, its machine, its words in other languages. */
+enum { PIECE_REPORT, PIECE_SVG, PIECE_MACHINE, PIECE_WORDS, PIECES };
+static const char *const piece_ext[PIECES] = { "json", "svg", "machine", "words" };
 
 static char *piece(const char *dir, size_t i, int kind)
 {
@@ -48,7 +51,7 @@ void record_dir_free(char *dir, size_t n)
     if (!dir)
         return;
     for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < PIECES; k++) {
             char *p = piece(dir, i, k);
             unlink(p);
             free(p);
@@ -59,13 +62,59 @@ void record_dir_free(char *dir, size_t n)
     free(dir);
 }
 
+/* w's words: its checks' names and details, its notes, and r's timeline drawn with w's titles in w's language. */
+static json_t *words_json(const struct lab_report *r, const struct lab_report *w)
+{
+    json_t *checks = json_array(), *notes = json_array();
+    for (size_t i = 0; i < w->checks.n; i++)
+        json_array_append_new(checks, json_pack("{s:s, s:s}", "name", w->checks.items[i].name,
+                                                "detail", w->checks.items[i].detail));
+    for (size_t i = 0; i < w->notes.n; i++)
+        json_array_append_new(notes, json_string(w->notes.items[i]));
+    json_t *o = json_pack("{s:o, s:o}", "checks", checks, "notes", notes);
+    if (lab_report_has_timeline(r)) {
+        /*
+         * r's events and streams under w's words (r's where the lab set them
+         * outside its report): a copy of r's fields, read only, never locked.
+         */
+        struct lab_report view = *r;
+        view.svg_title = w->svg_title ? w->svg_title : r->svg_title;
+        view.svg_rows = w->svg_rows ? w->svg_rows : r->svg_rows;
+        view.svg_waits_caption = w->svg_waits_caption ? w->svg_waits_caption : r->svg_waits_caption;
+        labrun_lang(w->lang);
+        size_t len;
+        char *svg = lab_report_svg(&view, &len);
+        labrun_lang(r->lang);
+        json_object_set_new(o, "svg", json_stringn(svg, len));
+        free(svg);
+    }
+    return o;
+}
+
+/*
+ * {"lang": LANG, "words": {LANG: {"checks": [{"name", "detail"}], "notes": [...],
+ * "svg": "..."}}}: the language of rep's words, then its words in every other
+ * language the lab reported in.
+ */
+static int write_words(const struct lab_report *r, const char *path)
+{
+    json_t *words = json_object();
+    for (size_t i = 0; i < r->words.n; i++)
+        json_object_set_new(words, r->words.items[i]->lang, words_json(r, r->words.items[i]));
+    json_t *root = json_pack("{s:s, s:o}", "lang", r->lang, "words", words);
+    return report_write_json(root, 0, path, stderr, "");
+}
+
 void record_child(const char *dir, size_t i, const struct lab_report *rep, const struct backend *b)
 {
-    char *p = piece(dir, i, 0);
+    char *p = piece(dir, i, PIECE_REPORT);
     lab_report_write_json(rep, p);
     free(p);
+    p = piece(dir, i, PIECE_WORDS);
+    write_words(rep, p);
+    free(p);
     if (lab_report_has_timeline(rep)) {
-        p = piece(dir, i, 1);
+        p = piece(dir, i, PIECE_SVG);
         lab_report_write_svg(rep, p);
         free(p);
     }
@@ -74,7 +123,7 @@ void record_child(const char *dir, size_t i, const struct lab_report *rep, const
         b->machine(&m);
     json_t *o = json_pack("{s:s, s:i, s:s, s:s}", "gpu", m.gpu, "gpus", m.gpus, "driver", m.driver,
                           "nccl", m.nccl);
-    p = piece(dir, i, 2);
+    p = piece(dir, i, PIECE_MACHINE);
     json_dump_file(o, p, JSON_COMPACT);
     json_decref(o);
     free(p);
@@ -106,7 +155,7 @@ static json_t *machine_json(const char *dir, size_t i, json_t *report)
     json_t *m = json_object();
     json_object_set_new(m, "cpu", cpu_model());
     json_object_set(m, "cores", json_object_get(report, "cores"));
-    char *p = piece(dir, i, 2);
+    char *p = piece(dir, i, PIECE_MACHINE);
     json_t *acc = json_load_file(p, 0, NULL);
     free(p);
     const char *key;
@@ -136,7 +185,7 @@ static json_t *metrics_json(json_t *report)
 
 static json_t *run_json(const char *dir, size_t i, const struct ast_labdef *def, const char *date)
 {
-    char *p = piece(dir, i, 0);
+    char *p = piece(dir, i, PIECE_REPORT);
     json_error_t e;
     json_t *rep = json_load_file(p, JSON_PRESERVE_ORDER, &e);
     free(p);
@@ -157,13 +206,22 @@ static json_t *run_json(const char *dir, size_t i, const struct ast_labdef *def,
     json_object_set_new(run, "metrics", metrics_json(rep));
     json_object_set(run, "checks", json_object_get(rep, "checks"));
     json_object_set(run, "notes", json_object_get(rep, "notes"));
-    p = piece(dir, i, 1);
+    p = piece(dir, i, PIECE_SVG);
     size_t len = 0;
     char *svg = access(p, R_OK) == 0 ? read_file(p, &len) : NULL;
     free(p);
     if (svg)
         json_object_set_new(run, "svg", json_stringn(svg, len));
     free(svg);
+    /* The language of the words above, and the same words in the quiz's other languages. */
+    p = piece(dir, i, PIECE_WORDS);
+    json_t *words = json_load_file(p, JSON_PRESERVE_ORDER, &e);
+    free(p);
+    if (json_is_string(json_object_get(words, "lang")))
+        json_object_set(run, "lang", json_object_get(words, "lang"));
+    if (json_object_size(json_object_get(words, "words")))
+        json_object_set(run, "words", json_object_get(words, "words"));
+    json_decref(words);
     json_decref(rep);
     return run;
 }

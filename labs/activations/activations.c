@@ -212,8 +212,6 @@ static int activations_run(struct lab_ctx *c)
     int rc = stage_setup(&s);
     lab_trace_stream(c, c->rank, 0, "compute (wall clock)");
     lab_trace_stream(c, c->rank, 1, "sends to the neighbouring stages");
-    if (c->rank == 0)
-        lab_svg_rows(c, _("stage"));
     comm_stats_reset(c->comm);
     for (long mb = 0; rc == 0 && mb < s.m; mb++) {
         struct lab_event ev = { .rank = c->rank, .stream = 0, .name = "forward", .mb = (int)mb,

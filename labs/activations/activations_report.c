@@ -28,9 +28,25 @@ static int causal(const void *a, const void *b)
     return x[REC_DIR] == DIR_FORWARD ? from : -from;
 }
 
-void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, size_t nrecs,
-                   const double *sums)
+/* The arguments of the report, for its words in each language (lab_report_words). */
+struct report_args {
+    const struct stage *s;
+    long L;
+    double *recs;           /* sorted in place, the same order every time */
+    size_t nrecs;
+    const double *sums;
+};
+
+/* The report from a's figures: measures nothing, so it may run once per language. */
+static int words(struct lab_ctx *c, void *arg)
 {
+    const struct report_args *a = arg;
+    const struct stage *s = a->s;
+    long L = a->L;
+    double *recs = a->recs;
+    size_t nrecs = a->nrecs;
+    const double *sums = a->sums;
+    lab_svg_rows(c, _("stage"));
     double fwd = 0, bwd = 0, sent = 0, logged = 0, err = 0, refmax = 0, wbytes = 0;
     for (size_t i = 0; i < nrecs; i++)
         *(recs[i * REC_N + REC_DIR] == DIR_FORWARD ? &fwd : &bwd) += recs[i * REC_N + REC_BYTES];
@@ -105,4 +121,11 @@ void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, 
              "GPipe order (all forwards, then all backwards)."), L, s->h, s->h, s->m, s->n);
     lab_note(c, _("Weights (%.0f bytes) stay on their stage; one step moved %.0f bytes between stages "
              "(%.3g x the weights)."), wbytes, fwd + bwd, wbytes > 0 ? (fwd + bwd) / wbytes : 0);
+    return 0;
+}
+
+void act_report(struct lab_ctx *c, const struct stage *s, long L, double *recs, size_t nrecs,
+                const double *sums)
+{
+    lab_report_words(c, words, &(struct report_args){ s, L, recs, nrecs, sums });
 }

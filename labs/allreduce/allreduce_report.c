@@ -51,9 +51,24 @@ static void tp_view(struct lab_ctx *c, const struct allreduce_params *P)
              L.hidden, L.seq, L.batch, L.tp, L.tflops, ar_tp_flops(&L) / 1e9);
 }
 
-void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum dtype t, const size_t *sizes,
-                      size_t ns, const double *all)
+/* The arguments of the report, for its words in each language (lab_report_words). */
+struct report_args {
+    const struct allreduce_params *P;
+    enum dtype t;
+    const size_t *sizes;
+    size_t ns;
+    const double *all;
+};
+
+/* The report from a's figures: measures nothing, so it may run once per language. */
+static int words(struct lab_ctx *c, void *arg)
 {
+    const struct report_args *a = arg;
+    const struct allreduce_params *P = a->P;
+    enum dtype t = a->t;
+    const size_t *sizes = a->sizes;
+    size_t ns = a->ns;
+    const double *all = a->all;
     size_t e = dtype_size(t);
     const struct ar_link *link = ar_link_find(P->link);
     if (!link)
@@ -120,5 +135,11 @@ void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum 
     lab_note(c, "%s", _("algbw = S / t; busbw = algbw x 2(n-1)/n (nccl-tests); GB/s = 1e9 bytes per second."));
     lab_note(c, "%s", _("Modelled columns: every rank sends its block on its own directed link at alpha + bytes/beta "
              "per ring step, replayed over the 2(n-1) steps in virtual time; nothing modelled is measured."));
+    return 0;
 }
 
+void allreduce_report(struct lab_ctx *c, const struct allreduce_params *P, enum dtype t, const size_t *sizes,
+                      size_t ns, const double *all)
+{
+    lab_report_words(c, words, &(struct report_args){ P, t, sizes, ns, all });
+}

@@ -240,9 +240,60 @@ static const char *formula_name(enum sched_kind k)
     }
 }
 
+/* What the words of the report are written from: the gathered figures and the gradients' error. */
+struct figures {
+    const struct bubble_cfg *cfg;
+    const double *all;
+    int ref_rc;             /* bubble_reference's: 0, or -1 when it could not compute */
+    double err;             /* max relative error of the gradients against it */
+    const char *how;        /* how it computed them */
+};
+
+/*
+ * The error of the stages' weight gradients (grads: stage by stage, chunk by
+ * chunk) against the unpipelined computation's (piece q = chunk * p + stage).
+ */
+static int grad_error(struct lab_ctx *c, const struct bubble_cfg *cfg, const double *grads, double *err,
+                      const char **how)
+{
+    int p = cfg->p;
+    size_t hh = (size_t)cfg->h * (size_t)cfg->h, P = (size_t)p * (size_t)cfg->v;
+    double *ref = xmalloc(P * hh * sizeof *ref);
+    *how = "";
+    int rc = bubble_reference(c->dev, cfg, ref, how);
+    double maxdiff = 0, maxref = 0;
+    for (size_t k = 0; rc == 0 && k < P; k++) {
+        size_t s = k / (size_t)cfg->v, ch = k % (size_t)cfg->v, q = ch * (size_t)p + s;
+        for (size_t i = 0; i < hh; i++) {
+            double g = grads[k * hh + i], r = ref[q * hh + i];
+            maxdiff = fmax(maxdiff, fabs(g - r));
+            maxref = fmax(maxref, fabs(r));
+            if (isnan(g))
+                maxdiff = INFINITY;
+        }
+    }
+    *err = maxref > 0 ? maxdiff / maxref : maxdiff;
+    free(ref);
+    return rc;
+}
+
+static int words(struct lab_ctx *c, void *arg);
+
 int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double *all,
                   const double *grads)
 {
+    /* Computed once: the words below may be written once per language (lab_report_words). */
+    struct figures f = { .cfg = cfg, .all = all };
+    f.ref_rc = grad_error(c, cfg, grads, &f.err, &f.how);
+    return lab_report_words(c, words, &f);
+}
+
+/* Replay, check and report, from f's figures. */
+static int words(struct lab_ctx *c, void *arg)
+{
+    const struct figures *f = arg;
+    const struct bubble_cfg *cfg = f->cfg;
+    const double *all = f->all;
     int p = cfg->p, m = cfg->m;
     struct schedule sc;
     sched_build(&sc, cfg->kind, p, m, cfg->v);
@@ -346,28 +397,13 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     lab_check(c, _("messages per step"), messages == want_msgs && bytes_sent == want_msgs * rows,
               _("%.0f messages, %.0f bytes; 2m(pv-1) = %.0f messages of b*h*8 = %.0f bytes each"),
               messages, bytes_sent, want_msgs, rows);
-    size_t hh = (size_t)cfg->h * (size_t)cfg->h, P = (size_t)p * (size_t)cfg->v;
-    double *ref = xmalloc(P * hh * sizeof *ref);
-    const char *how = "";
-    int rc = bubble_reference(c->dev, cfg, ref, &how);
+    int rc = f->ref_rc;
     if (rc == 0) {
-        /* grads are stage by stage, chunk by chunk; ref by piece q = chunk * p + stage. */
-        double maxdiff = 0, maxref = 0;
-        for (size_t k = 0; k < P; k++) {
-            size_t s = k / (size_t)cfg->v, ch = k % (size_t)cfg->v, q = ch * (size_t)p + s;
-            for (size_t i = 0; i < hh; i++) {
-                double g = grads[k * hh + i], r = ref[q * hh + i];
-                maxdiff = fmax(maxdiff, fabs(g - r));
-                maxref = fmax(maxref, fabs(r));
-                if (isnan(g))
-                    maxdiff = INFINITY;
-            }
-        }
-        double err = maxref > 0 ? maxdiff / maxref : maxdiff;
-        bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, err, LAB_MEASURED);
-        lab_check(c, _("pipelined equals unpipelined"), err <= 1e-12,
+        size_t P = (size_t)p * (size_t)cfg->v;
+        bubble_metric(c, BUBBLE_M_MAX_REL_ERROR, f->err, LAB_MEASURED);
+        lab_check(c, _("pipelined equals unpipelined"), f->err <= 1e-12,
                   _("weight gradients of all %zu pieces (%d stage%s x %d chunk%s) vs %s (fp64): max rel error %.2e "
-                  "(bound 1e-12)"), P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", _(how), err);
+                  "(bound 1e-12)"), P, p, p == 1 ? "" : "s", cfg->v, cfg->v == 1 ? "" : "s", _(f->how), f->err);
     }
     /*
      * The wall-clock step against the critical path of its own operations'
@@ -446,7 +482,6 @@ int bubble_report(struct lab_ctx *c, const struct bubble_cfg *cfg, const double 
     lab_svg_core_waits(c, S_COMPUTE, _("wall clock, last step: the cross-hatched spans are stages ready to run "
                                        "but without a CPU core"));
 
-    free(ref);
     free(cost);
     free(wcost);
     replay_free(&rp);

@@ -71,9 +71,22 @@ static void zero_table(struct lab_ctx *c, const struct mem_model *m, const struc
     }
 }
 
-int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct mem_model *m,
-                  const struct mem_model *s, const double *all, int live_rc)
+/* The arguments of the report, for its words in each language (lab_report_words). */
+struct report_args {
+    const struct memory_params *P;
+    const struct mem_model *m, *s;
+    const double *all;
+    int live_rc;
+};
+
+/* The report from a's figures: measures nothing, so it may run once per language. */
+static int words(struct lab_ctx *c, void *arg)
 {
+    const struct report_args *a = arg;
+    const struct memory_params *P = a->P;
+    const struct mem_model *m = a->m, *s = a->s;
+    const double *all = a->all;
+    int live_rc = a->live_rc;
     struct mem_bpp bpp = mem_bytes_per_param(m->dtype);
     struct mem_model u = mem_unsplit(m);
     struct mem_rank one, big;
@@ -165,4 +178,10 @@ int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct
                  : m->zero == 2 ? _("optimizer states and gradients sharded") : _("optimizer states, gradients and weights sharded"),
                  m->dp);
     return live_rc;
+}
+
+int memory_report(struct lab_ctx *c, const struct memory_params *P, const struct mem_model *m,
+                  const struct mem_model *s, const double *all, int live_rc)
+{
+    return lab_report_words(c, words, &(struct report_args){ P, m, s, all, live_rc });
 }

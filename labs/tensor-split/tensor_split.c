@@ -194,12 +194,6 @@ static void trace_forward(struct lab_ctx *c, const struct ts_cfg *cfg, const str
                                       .ts_us = s->w0 * 1e6 + off, .dur_us = (s->w_comp - s->w0) * 1e6 });
     lab_trace(c, &(struct lab_event){ .rank = c->rank, .stream = 0, .name = coll, .mb = -1,
                                       .ts_us = s->w_comp * 1e6 + off, .dur_us = (s->w_end - s->w_comp) * 1e6 });
-    if (c->rank == 0) {
-        char title[128];
-        snprintf(title, sizeof title, _("tensor-split %s over %d ranks: compute, then %s (wall clock)"),
-                 _(ts_mode_word(cfg->mode)), c->nranks, cfg->mode == TS_COLUMN ? _("all-gather") : _("all-reduce"));
-        lab_svg_view(c, 0, title);
-    }
 }
 
 static int config(const struct tensor_split_params *P, struct ts_cfg *cfg)

@@ -18,23 +18,47 @@ const char *ts_mode_word(enum ts_mode m)
     return m == TS_COLUMN ? N_("column") : m == TS_ROW ? N_("row") : N_("mlp");
 }
 
+/* What the words of the report are written from. */
+struct figures {
+    const struct ts_cfg *cfg;
+    const double *all;      /* every rank's record */
+    double err;             /* max relative error against the reference */
+    double ubytes, ucpu;    /* the unsplit layer's bytes and time on rank 0's device */
+};
+
+static int words(struct lab_ctx *c, void *arg);
+
 int ts_report(struct lab_ctx *c, const struct ts_cfg *cfg, const double *all, const void *y)
 {
-    int R = c->nranks;
+    /* Measured once: the words may be written once per language (lab_report_words). */
+    struct figures f = { .cfg = cfg, .all = all };
     size_t ny = (size_t)cfg->tokens * (size_t)(cfg->mode == TS_COLUMN ? cfg->ffn : cfg->hidden);
     double *ref = xmalloc(ny * sizeof *ref + 1);
     int rc = ts_reference(c->dev, cfg, ref);
-    double err = rc == 0 ? ts_rel_error(cfg->dtype, y, ref, ny) : INFINITY;
+    f.err = rc == 0 ? ts_rel_error(cfg->dtype, y, ref, ny) : INFINITY;
     free(ref);
-    double ubytes = 0, ucpu = 0;
     if (rc == 0)
-        rc = ts_unsplit(c->dev, cfg, &ubytes, &ucpu);
+        rc = ts_unsplit(c->dev, cfg, &f.ubytes, &f.ucpu);
     if (rc < 0)
         return -1;
+    return lab_report_words(c, words, &f);
+}
+
+/* The tables, metrics, checks, notes and the picture's title, from f's figures. */
+static int words(struct lab_ctx *c, void *arg)
+{
+    const struct figures *f = arg;
+    const struct ts_cfg *cfg = f->cfg;
+    const double *all = f->all;
+    double err = f->err, ubytes = f->ubytes, ucpu = f->ucpu;
+    int R = c->nranks;
+    char title[128];
+    snprintf(title, sizeof title, _("tensor-split %s over %d ranks: compute, then %s (wall clock)"),
+             _(ts_mode_word(cfg->mode)), R, cfg->mode == TS_COLUMN ? _("all-gather") : _("all-reduce"));
+    lab_svg_view(c, 0, title);
     double total_weights = (double)dtype_size(cfg->dtype) * cfg->hidden * (double)cfg->ffn *
                            (cfg->mode == TS_MLP ? 2 : 1);
 
-    char title[128];
     snprintf(title, sizeof title, _("per rank (times %s; bytes exact, from the device and communicator counters)"),
              _(lab_basis_name(c->timed)));
     struct lab_table *t = lab_table_new(c, title,
