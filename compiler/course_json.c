@@ -198,6 +198,14 @@ static json_t *opt_string(const char *s)
     return s && *s ? json_string(s) : json_null();
 }
 
+static json_t *notes_json(struct qz_run_text t)
+{
+    json_t *ns = json_array();
+    for (size_t i = 0; i < t.nnotes; i++)
+        json_array_append_new(ns, json_string(t.notes[i]));
+    return ns;
+}
+
 /* A recorded run (quizc --runs) as the player shows it. */
 static json_t *run_json(const struct qz_run *r)
 {
@@ -228,11 +236,21 @@ static json_t *run_json(const struct qz_run *r)
                                             "detail", opt_string(c->detail)));
     }
     json_object_set_new(o, "checks", cs);
-    json_t *ns = json_array();
-    for (size_t i = 0; i < r->notes.n; i++)
-        json_array_append_new(ns, json_string(r->notes.items[i]));
-    json_object_set_new(o, "notes", ns);
+    json_object_set_new(o, "notes", notes_json(qz_run_text(r, NULL)));
     json_object_set_new(o, "svg", opt_string(r->svg));
+    json_object_set_new(o, "lang", opt_string(r->lang));
+    /* The same words in the quiz's other languages: {LANG: {"checks": [{"name", "detail"}], "notes", "svg"}}. */
+    json_t *words = json_object();
+    for (size_t i = 0; i < r->words.n; i++) {
+        struct qz_run_text t = qz_run_text(r, r->words.items[i].lang);
+        json_t *checks = json_array();
+        for (size_t k = 0; k < t.nchecks; k++)
+            json_array_append_new(checks, json_pack("{s:s, s:o}", "name", t.checks[k].name,
+                                                    "detail", opt_string(t.checks[k].detail)));
+        json_object_set_new(words, t.lang, json_pack("{s:o, s:o, s:o}", "checks", checks, "notes", notes_json(t),
+                                                     "svg", opt_string(t.svg)));
+    }
+    json_object_set_new(o, "words", words);
     return o;
 }
 

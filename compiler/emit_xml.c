@@ -250,6 +250,24 @@ static void attr_opt(struct emitter *e, const char *name, const char *value)
         attr(e, name, value);
 }
 
+/* A run's checks (with whether each passed, in the run's own words), notes and timeline. */
+static void write_run_text(struct emitter *e, struct qz_run_text t, bool pass)
+{
+    for (size_t i = 0; i < t.nchecks; i++) {
+        start(e, "check");
+        attr(e, "name", t.checks[i].name);
+        if (pass)
+            attr(e, "pass", t.checks[i].pass ? "true" : "false");
+        xw_text(e->w, t.checks[i].detail ? t.checks[i].detail : "");
+        end(e);
+    }
+    for (size_t i = 0; i < t.nnotes; i++)
+        element(e, "note", t.notes[i]);
+    /* The timeline as text: a reader parses it as the SVG it is, or shows it as an image. */
+    if (t.svg)
+        element(e, "timeline", t.svg);
+}
+
 /*
  * What a machine measured for this lab and these values (quizc --runs).  Its
  * text was checked as XML text when the runs file was read (runs.c).
@@ -261,6 +279,7 @@ static void write_run(struct emitter *e, const struct qz_run *r)
     attr(e, "date", r->date);
     attr(e, "labrun", r->labrun);
     attr_opt(e, "hash", r->hash);
+    attr_opt(e, "lang", r->lang);
     start(e, "machine");
     attr_opt(e, "cpu", r->machine.cpu);
     if (r->machine.cores)
@@ -288,18 +307,13 @@ static void write_run(struct emitter *e, const struct qz_run *r)
         attr(e, "basis", m->basis);
         end(e);
     }
-    for (size_t i = 0; i < r->checks.n; i++) {
-        start(e, "check");
-        attr(e, "name", r->checks.items[i].name);
-        attr(e, "pass", r->checks.items[i].pass ? "true" : "false");
-        xw_text(e->w, r->checks.items[i].detail ? r->checks.items[i].detail : "");
+    write_run_text(e, qz_run_text(r, NULL), true);
+    for (size_t i = 0; i < r->words.n; i++) {
+        start(e, "words");
+        attr(e, "lang", r->words.items[i].lang);
+        write_run_text(e, qz_run_text(r, r->words.items[i].lang), false);
         end(e);
     }
-    for (size_t i = 0; i < r->notes.n; i++)
-        element(e, "note", r->notes.items[i]);
-    /* The timeline as text: a reader parses it as the SVG it is, or shows it as an image. */
-    if (r->svg)
-        element(e, "timeline", r->svg);
     end(e);
 }
 

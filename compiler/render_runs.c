@@ -185,13 +185,15 @@ void render_run(struct render *r, struct membuf *b, const struct ast_question *q
         free(ok);
         free(n);
     }
-    if (run->notes.n) {
+    /* The notes in the learner's language when the run has them in it (doc/runs.md). */
+    struct qz_run_text words = qz_run_text(run, lang);
+    if (words.nnotes) {
         put(b, "<p><em>");
         render_escaped(r, b, labtext_word(LABTEXT_NOTES, lang));
         put(b, "</em></p><ul>");
-        for (size_t i = 0; i < run->notes.n; i++) {
+        for (size_t i = 0; i < words.nnotes; i++) {
             put(b, "<li>");
-            render_escaped(r, b, run->notes.items[i]);
+            render_escaped(r, b, words.notes[i]);
             put(b, "</li>");
         }
         put(b, "</ul>");

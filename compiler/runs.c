@@ -23,6 +23,7 @@
 #define MAX_RUNS 4096
 #define MAX_ITEMS 1024              /* params, metrics, checks, notes of one run */
 #define MAX_TEXT 16384              /* one string other than the timeline */
+#define MAX_LANGS 16                /* languages of one run's words */
 
 struct reader {
     struct diag *d;
@@ -179,22 +180,31 @@ static void read_metrics(struct reader *r, const char *where, json_t *o, struct 
     }
 }
 
-static void read_checks(struct reader *r, const char *where, json_t *o, struct qz_run *run)
+/*
+ * The "checks" and "notes" of o, pushed to checks and notes (a
+ * VEC(struct qz_run_check) and a VEC(char *)).  A check's "pass" is read
+ * when with_pass; words in another language take the run's.
+ */
+static void read_words(struct reader *r, const char *where, json_t *o, void *checks_vec, void *notes_vec,
+                       bool with_pass)
 {
+    VEC(struct qz_run_check) *checks = checks_vec;
+    VEC(char *) *notes = notes_vec;
     json_t *cs = array_at(r, where, o, "checks", MAX_ITEMS);
     size_t i;
     json_t *c;
     char at[160];
     json_array_foreach(cs, i, c) {
         snprintf(at, sizeof at, "%s.checks[%zu]", where, i);
-        if (!json_is_object(c) || !json_is_boolean(json_object_get(c, "pass"))) {
-            fail(r, at, "a check is {\"name\", \"pass\": true or false, \"detail\"}");
+        if (!json_is_object(c) || (with_pass && !json_is_boolean(json_object_get(c, "pass")))) {
+            fail(r, at, with_pass ? "a check is {\"name\", \"pass\": true or false, \"detail\"}"
+                                  : "a check's words are {\"name\", \"detail\"}");
             return;
         }
         struct qz_run_check x = { .pass = json_is_true(json_object_get(c, "pass")) };
         x.name = str_at(r, at, c, "name", false, MAX_TEXT);
         x.detail = str_at(r, at, c, "detail", true, MAX_TEXT);
-        VEC_PUSH(run->checks, x);
+        VEC_PUSH(*checks, x);
         if (r->failed)
             return;
     }
@@ -207,8 +217,84 @@ static void read_checks(struct reader *r, const char *where, json_t *o, struct q
         json_decref(wrap);
         if (!s)
             return;
-        VEC_PUSH(run->notes, s);
+        VEC_PUSH(*notes, s);
     }
+}
+
+/* The timeline at o's "svg", or NULL. */
+static char *svg_at(struct reader *r, const char *where, json_t *o)
+{
+    char *svg = str_at(r, where, o, "svg", true, RUNS_MAX_SVG);
+    if (svg && strncmp(svg, "<?xml", 5) != 0 && strncmp(svg, "<svg", 4) != 0)
+        fail(r, where, "\"svg\" must be an SVG document");
+    return svg;
+}
+
+/* A language tag (xs:language): 1-8 letters, then '-' and 1-8 letters or digits, again and again. */
+static bool lang_tag(const char *s)
+{
+    size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    if (n < 1 || n > 8)
+        return false;
+    for (s += n; *s; s += n) {
+        if (*s++ != '-')
+            return false;
+        n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+        if (n < 1 || n > 8)
+            return false;
+    }
+    return true;
+}
+
+/* The language of run's words ("lang") and the same words in others ("words"). */
+static void read_langs(struct reader *r, const char *where, json_t *o, struct qz_run *run)
+{
+    run->lang = str_at(r, where, o, "lang", true, 64);
+    if (run->lang && !lang_tag(run->lang)) {
+        fail(r, where, "\"lang\" must be a language tag, such as \"en\" or \"id\"");
+        return;
+    }
+    json_t *all = json_object_get(o, "words");
+    if (!all || r->failed)
+        return;
+    if (!json_is_object(all) || !run->lang) {
+        fail(r, where, "\"words\" must be an object of languages, beside \"lang\", the language of the run's own");
+        return;
+    }
+    const char *lang;
+    json_t *w;
+    char at[160];
+    json_object_foreach(all, lang, w) {
+        snprintf(at, sizeof at, "%s.words.%.40s", where, lang);
+        if (!lang_tag(lang) || strcmp(lang, run->lang) == 0 || !json_is_object(w) || run->words.n >= MAX_LANGS) {
+            fail(r, at, "each of \"words\" is another language's tag with {\"checks\", \"notes\", \"svg\"}, "
+                 "at most %d", MAX_LANGS);
+            return;
+        }
+        VEC_PUSH(run->words, ((struct qz_run_words){ .lang = xstrdup(lang) }));
+        struct qz_run_words *x = &run->words.items[run->words.n - 1];
+        read_words(r, at, w, &x->checks, &x->notes, false);
+        x->svg = svg_at(r, at, w);
+        if (r->failed)
+            return;
+        if (x->checks.n != run->checks.n) {
+            fail(r, at, "has %zu checks; the run has %zu", x->checks.n, run->checks.n);
+            return;
+        }
+        for (size_t k = 0; k < x->checks.n; k++)
+            x->checks.items[k].pass = run->checks.items[k].pass;
+    }
+}
+
+struct qz_run_text qz_run_text(const struct qz_run *r, const char *lang)
+{
+    struct qz_run_text t = { r->lang, r->checks.items, r->checks.n, r->notes.items, r->notes.n, r->svg };
+    for (size_t i = 0; lang && i < r->words.n; i++) {
+        const struct qz_run_words *w = &r->words.items[i];
+        if (strcmp(w->lang, lang) == 0)
+            return (struct qz_run_text){ w->lang, w->checks.items, w->checks.n, w->notes.items, w->notes.n, w->svg };
+    }
+    return t;
 }
 
 static void read_run(struct reader *r, size_t i, json_t *o, struct qz_run *run)
@@ -225,9 +311,7 @@ static void read_run(struct reader *r, size_t i, json_t *o, struct qz_run *run)
     run->labrun = str_at(r, at, o, "labrun", false, 64);
     run->hash = str_at(r, at, o, "hash", true, 128);
     run->placement = str_at(r, at, o, "placement", true, MAX_TEXT);
-    run->svg = str_at(r, at, o, "svg", true, RUNS_MAX_SVG);
-    if (run->svg && strncmp(run->svg, "<?xml", 5) != 0 && strncmp(run->svg, "<svg", 4) != 0)
-        fail(r, at, "\"svg\" must be an SVG document");
+    run->svg = svg_at(r, at, o);
     json_t *m = json_object_get(o, "machine");
     if (!json_is_object(m)) {
         fail(r, at, "\"machine\" must be an object");
@@ -243,7 +327,8 @@ static void read_run(struct reader *r, size_t i, json_t *o, struct qz_run *run)
     run->machine.gpus = int_at(r, mat, m, "gpus");
     read_params(r, at, o, run);
     read_metrics(r, at, o, run);
-    read_checks(r, at, o, run);
+    read_words(r, at, o, &run->checks, &run->notes, true);
+    read_langs(r, at, o, run);
 }
 
 static void read_root(struct reader *r, json_t *root, struct qz_runs *rs)
@@ -334,6 +419,17 @@ struct qz_runs *runs_load(struct diag *d, const char *path)
     return rs;
 }
 
+static void words_free(struct qz_run_words *w)
+{
+    for (size_t k = 0; k < w->checks.n; k++)
+        free(w->checks.items[k].name), free(w->checks.items[k].detail);
+    for (size_t k = 0; k < w->notes.n; k++)
+        free(w->notes.items[k]);
+    VEC_FREE(w->checks);
+    VEC_FREE(w->notes);
+    free(w->lang), free(w->svg);
+}
+
 void runs_free(struct qz_runs *rs)
 {
     if (!rs)
@@ -351,6 +447,10 @@ void runs_free(struct qz_runs *rs)
             free(r->checks.items[k].name), free(r->checks.items[k].detail);
         for (size_t k = 0; k < r->notes.n; k++)
             free(r->notes.items[k]);
+        for (size_t k = 0; k < r->words.n; k++)
+            words_free(&r->words.items[k]);
+        free(r->lang);
+        VEC_FREE(r->words);
         VEC_FREE(r->params);
         VEC_FREE(r->metrics);
         VEC_FREE(r->checks);
@@ -483,6 +583,7 @@ void runs_attach(struct diag *d, const struct qz_runs *rs, struct qz_course *c)
             runs_judge_ref(d, q, ref);
         }
     }
+    runs_judge_langs(d, rs, c);
     runs_judge_unused(d, rs, c);
     for (size_t h = 0; h < hashes.n; h++)
         free(hashes.items[h]);

@@ -41,9 +41,23 @@ struct qz_run_check {
     bool pass;
 };
 
+/*
+ * A run's words in one more of the quiz's languages, which labrun wrote from
+ * the same figures: its checks (as many as the run's, in its order; pass is
+ * the run's), its notes, its timeline (or NULL).  Every string is owned.
+ */
+struct qz_run_words {
+    char *lang;
+    VEC(struct qz_run_check) checks;
+    VEC(char *) notes;
+    char *svg;
+};
+
 /* One recorded run.  Every string is owned; optional ones are NULL when absent. */
 struct qz_run {
     char *lab, *backend, *date, *labrun, *hash, *placement, *svg;
+    char *lang;                     /* the language of its checks, notes and svg; NULL when the file does not say */
+    VEC(struct qz_run_words) words; /* the same words in its quiz's other languages */
     struct {
         char *cpu, *gpu, *driver, *nccl;
         long cores, gpus;
@@ -53,6 +67,19 @@ struct qz_run {
     VEC(struct qz_run_check) checks;
     VEC(char *) notes;
 };
+
+/* A run's checks, notes and timeline in one language, borrowed from the run. */
+struct qz_run_text {
+    const char *lang;                       /* the language they are in; NULL when the file does not say */
+    const struct qz_run_check *checks;      /* as many as the run's */
+    size_t nchecks;
+    char *const *notes;
+    size_t nnotes;
+    const char *svg;                        /* or NULL */
+};
+
+/* r's words in lang when it has them, else its own (in r->lang). */
+struct qz_run_text qz_run_text(const struct qz_run *r, const char *lang);
 
 struct qz_runs {
     char *path;                 /* owned */
@@ -104,6 +131,14 @@ void runs_judge_ref(struct diag *d, const struct ast_question *q, const struct a
 
 /* A warning at ref, which no run of rs was recorded for, with the values it wants. */
 void runs_judge_missing(struct diag *d, const struct qz_runs *rs, const struct ast_labref *ref);
+
+/*
+ * A warning at c's languages when a packed run says the language of its
+ * words and lacks some of the quiz's: learners reading those see the run's
+ * notes and timeline in its own.  One for the file, naming the first such
+ * run's lab line.
+ */
+void runs_judge_langs(struct diag *d, const struct qz_runs *rs, const struct qz_course *c);
 
 /* A note for each run of rs that no lab line of c took: where it is in the file, its lab and values. */
 void runs_judge_unused(struct diag *d, const struct qz_runs *rs, const struct qz_course *c);

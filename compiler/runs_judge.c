@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "claim.h"
+#include "labref.h"
 #include "runs.h"
 
 /* Values quoted in a message: enough to recognise a run, bounded whatever the file holds. */
@@ -147,4 +148,39 @@ void runs_judge_unused(struct diag *d, const struct qz_runs *rs, const struct qz
                      run->lab, v.len ? v.text : "no parameters");
     }
     free(used);
+}
+
+/* Whether def's manifest is written in lang: labrun then has words in it too. */
+static bool lab_speaks(const struct ast_labdef *def, const char *lang)
+{
+    const struct ast_tr *tr = qz_lab_text(def->title, lang);
+    return tr && tr->lang && strcmp(tr->lang, lang) == 0;
+}
+
+void runs_judge_langs(struct diag *d, const struct qz_runs *rs, const struct qz_course *c)
+{
+    const struct ast_quiz *quiz = c->quiz;
+    if (!quiz)
+        return;
+    for (size_t i = 0; i < c->questions.n; i++) {
+        const struct ast_question *q = c->questions.items[i];
+        for (size_t k = 0; k < q->extra->labs.n; k++) {
+            const struct ast_labref *ref = &q->extra->labs.items[k];
+            const struct qz_run *run = ref->run;
+            if (!run || !run->lang)
+                continue;   /* a run that does not say its language (an older labrun's) is not compared */
+            for (size_t l = 0; l < quiz->langs.n; l++) {
+                const char *lang = quiz->langs.items[l].tag;
+                if (strcmp(lang, run->lang) == 0 || qz_run_text(run, lang).lang != run->lang ||
+                    !lab_speaks(ref->def, lang))
+                    continue;
+                diag_warning(d, &quiz->langs_loc, "the runs in %s have their notes and timelines in '%s' only, "
+                             "not in '%s' (the first is lab '%s' at line %d): learners reading '%s' see them in "
+                             "'%s'; record the runs again with labrun --verify --record, which writes them in "
+                             "each of the quiz's languages", rs->path, run->lang, lang, ref->name,
+                             loc_line(&ref->loc), lang, run->lang);
+                return;
+            }
+        }
+    }
 }

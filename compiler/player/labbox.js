@@ -167,16 +167,23 @@
     if (r.checks && r.checks.length) {
       sec.appendChild(h.el('p', 'checks', h.t('ownChecks', { ok: r.checks.length - failed, n: r.checks.length })));
     }
-    if (r.svg) {
+    /* The run's notes and timeline in the learner's language when labrun wrote them in it, else its own. */
+    var words = r.words && own(r.words, h.lang()) ? r.words[h.lang()] : r;
+    var spoken = words === r ? r.lang : h.lang();
+    if (words.svg) {
       var img = h.el('img', 'timeline');
       img.alt = h.t('timeline');
-      img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(r.svg);
+      img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(words.svg);
       sec.appendChild(img);
     }
-    if (r.notes && r.notes.length) {
+    if (words.notes && words.notes.length) {
       var det = h.el('details', 'notes');
       det.appendChild(h.el('summary', null, h.t('notes')));
-      r.notes.forEach(function (n) { det.appendChild(h.el('p', null, root.QuizUI.prose(n, h.lang()))); });
+      words.notes.forEach(function (n) {
+        var p = h.el('p', null, root.QuizUI.prose(n, spoken || h.lang()));
+        if (spoken && spoken !== h.lang()) p.lang = spoken;
+        det.appendChild(p);
+      });
       det.appendChild(h.el('p', 'backend', 'labrun ' + r.labrun + ', --backend ' + r.backend));
       sec.appendChild(det);
     }

@@ -4,8 +4,10 @@
  * references each run is attached to.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "runs.h"
 #include "support.h"
 
@@ -224,5 +226,121 @@ Test(runs, metric_names_that_mean_something_elsewhere_are_kept_as_names)
     cr_expect_str_eq(rs->runs.items[0].metrics.items[1].name, "constructor");
     cr_expect(!rs->runs.items[0].metrics.items[1].known);
     runs_free(rs);
+    capture_free(cap);
+}
+
+/* ---- A run's words in the quiz's other languages ---- */
+
+Test(runs, a_run_keeps_its_words_in_each_language_and_each_learner_reads_theirs)
+{
+    struct capture *cap = capture_new();
+    struct qz_runs *rs = runs_load(cap->d, SEEDS "words.json");
+    cr_assert_not_null(rs, "%s", capture_dump(cap));
+    const struct qz_run *r = &rs->runs.items[0];
+    cr_assert_str_eq(r->lang, "en");
+    cr_assert_eq(r->words.n, 1);
+    struct qz_run_text id = qz_run_text(r, "id");
+    cr_assert_str_eq(id.lang, "id");
+    cr_assert_eq(id.nchecks, 2);
+    cr_expect_str_eq(id.checks[0].name, "jumlah");
+    cr_expect_str_eq(id.checks[1].detail, "1000 dari 1000");
+    cr_expect(id.checks[0].pass && !id.checks[1].pass, "whether a check passed is the run's");
+    cr_assert_eq(id.nnotes, 1);
+    cr_expect_str_eq(id.notes[0], "sebuah catatan");
+    cr_expect(strstr(id.svg, "tahap 0"));
+    /* Its own language, and one it was not recorded in: its own words, which say their language. */
+    for (int k = 0; k < 3; k++) {
+        struct qz_run_text t = qz_run_text(r, (const char *[]){ "en", "fr", NULL }[k]);
+        cr_expect_str_eq(t.lang, "en");
+        cr_expect_str_eq(t.notes[0], "a note");
+        cr_expect_str_eq(t.checks[0].name, "sum");
+        cr_expect(strstr(t.svg, "stage 0"));
+    }
+    runs_free(rs);
+    capture_free(cap);
+}
+
+Test(runs, words_that_do_not_fit_their_run_are_refused_with_where_they_are)
+{
+    static const char run[] =
+        "{\"format\": \"labrun-runs\", \"version\": 1, \"runs\": [{\"lab\": \"pipe\", \"params\": {}, "
+        "\"backend\": \"cpu\", \"machine\": {\"cores\": 2}, \"date\": \"2026-12-04T12:00:00Z\", \"labrun\": \"0.1.0\", "
+        "\"metrics\": [], \"checks\": [{\"name\": \"a\", \"pass\": true, \"detail\": \"d\"}], \"notes\": [] %s}]}";
+    static const struct { const char *extra, *says; } cases[] = {
+        { ", \"lang\": \"e n\"", "runs[0]: \"lang\" must be a language tag, such as \"en\" or \"id\"" },
+        { ", \"lang\": \"englishlanguage\"", "runs[0]: \"lang\" must be a language tag" },
+        { ", \"words\": {\"id\": {\"checks\": [], \"notes\": []}}",
+          "runs[0]: \"words\" must be an object of languages, beside \"lang\"" },
+        { ", \"lang\": \"en\", \"words\": {\"id\": {\"checks\": [], \"notes\": []}}",
+          "runs[0].words.id: has 0 checks; the run has 1" },
+        { ", \"lang\": \"en\", \"words\": {\"en\": {\"checks\": [{\"name\": \"a\"}], \"notes\": []}}",
+          "runs[0].words.en: each of \"words\" is another language's tag" },
+        { ", \"lang\": \"en\", \"words\": {\"id\": [1]}", "runs[0].words.id: each of \"words\" is another language's tag" },
+        { ", \"lang\": \"en\", \"words\": {\"id\": {\"checks\": [{\"name\": \"a\"}], \"notes\": [], \"svg\": \"x\"}}",
+          "runs[0].words.id: \"svg\" must be an SVG document" },
+        { ", \"lang\": \"en\", \"words\": {\"id\": {\"checks\": [7], \"notes\": []}}",
+          "runs[0].words.id.checks[0]: a check's words are {\"name\", \"detail\"}" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct capture *cap = capture_new();
+        char text[1024];
+        snprintf(text, sizeof text, run, cases[i].extra);
+        char *file = capture_write(cap, "runs.json", text);
+        cr_expect_null(runs_load(cap->d, file), "case %zu", i);
+        free(file);
+        cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "case %zu: %s", i, capture_dump(cap));
+        const struct rec *e = capture_nth(cap, DIAG_ERROR, 0);
+        cr_expect(strstr(e->msg, cases[i].says), "case %zu: %s", i, e->msg);
+        capture_free(cap);
+    }
+}
+
+/* hello (ranks = 2) in a quiz written in Indonesian and English. */
+static const char bilingual[] =
+    "quiz r {\n    title { id: \"j\"  en: \"t\" }\n    languages id, en\n"
+    "    numeric n1 {\n        prompt { id: \"p\"  en: \"p\" }\n        answer 0.5\n"
+    "        lab hello (ranks = 2)\n            expect max_abs_error < 1e-6\n    }\n}\n";
+
+/* The warnings of packing file into the bilingual quiz that say a language is missing. */
+static size_t missing_language_warnings(struct capture *cap, const char *file, const struct rec **first)
+{
+    struct qz_course *c = capture_load_text(cap, "r.qz", bilingual);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 0, "%s", capture_dump(cap));
+    struct qz_runs *rs = runs_load(cap->d, file);
+    cr_assert_not_null(rs, "%s", capture_dump(cap));
+    runs_attach(cap->d, rs, c);
+    cr_assert_not_null(c->questions.items[0]->extra->labs.items[0].run);
+    size_t n = 0;
+    for (size_t i = 0; i < (size_t)capture_count(cap, DIAG_WARNING); i++) {
+        const struct rec *w = capture_nth(cap, DIAG_WARNING, i);
+        if (strstr(w->msg, "notes and timelines in") && n++ == 0)
+            *first = w;
+    }
+    qz_course_free(c);
+    runs_free(rs);
+    return n;
+}
+
+Test(runs, runs_without_words_in_one_of_the_quizs_languages_are_a_warning_at_its_languages)
+{
+    struct capture *cap = capture_new();
+    const struct rec *w = NULL;
+    cr_expect_eq(missing_language_warnings(cap, SEEDS "words.json", &w), 0, "%s", capture_dump(cap));
+    capture_free(cap);
+    /* The same run without its Indonesian words. */
+    cap = capture_new();
+    size_t len = 0;
+    char *text = out_read_input(SEEDS "words.json", &len);
+    cr_assert_not_null(text);
+    char *words = strstr(text, ",\n   \"words\"");
+    cr_assert_not_null(words);
+    strcpy(words, "\n  }\n ]\n}\n");
+    char *file = capture_write(cap, "runs.json", text);
+    free(text);
+    cr_expect_eq(missing_language_warnings(cap, file, &w), 1, "%s", capture_dump(cap));
+    cr_expect_eq(w->line, 3, "at the quiz's languages");
+    cr_expect(strstr(w->msg, "have their notes and timelines in 'en' only, not in 'id' (the first is lab 'hello' "
+                             "at line 7): learners reading 'id' see them in 'en'"), "%s", w->msg);
+    free(file);
     capture_free(cap);
 }
