@@ -81,7 +81,23 @@ for (const version of ['12', '2004']) {
     const src = await frame.$eval('#q-b1-lab0-run img.timeline', (e) => e.getAttribute('src'));
     assert.ok(src.startsWith('data:image/svg+xml;'), 'the timeline is an image of a data: URL');
     assert.equal(await frame.$eval('#q-b1-lab0-run img.timeline', (e) => e.naturalWidth > 0), true, 'and it renders');
+    // The run's notes and timeline in the learner's language: labrun --record wrote them in both.
+    const words = () => frame.$eval('#q-b1-lab0-run', (e) => ({
+      notes: [...e.querySelectorAll('details.notes p:not(.backend)')].map((p) => ({ text: p.textContent, lang: p.lang })),
+      svg: decodeURIComponent(e.querySelector('img.timeline').getAttribute('src').replace(/^[^,]*,/, '')),
+    }));
+    const id = await words();
+    assert.ok(id.notes.length >= 2, 'the bubble lab writes notes');
+    assert.match(id.notes[0].text, /^gelembung = menganggur \/ \(p x langkah\)/, 'the notes in Indonesian');
+    assert.ok(id.notes.every((n) => n.lang === '' && !/\d\.\d/.test(n.text)), 'with the decimal comma, in the page\'s language');
+    assert.match(id.svg, />tahap 1</, 'the timeline in Indonesian');
+    assert.doesNotMatch(id.svg, />(stage 1|forward|backward|idle)</);
     await frame.click('#lang-en');
+    const en = await words();
+    assert.equal(en.notes.length, id.notes.length);
+    assert.match(en.notes[0].text, /^bubble = idle \/ \(p x step\)/, 'the same run in English');
+    assert.match(en.svg, />stage 1</);
+    assert.doesNotMatch(en.svg, />tahap 1</);
     assert.match(await frame.$eval('#q-b1-lab0-run .measured-on', (e) => e.textContent), /^Measured on \d+ cores of /);
     assert.match(await frame.$eval('#q-b1-lab0-run li.claim', (e) => e.textContent), /^PASS [^(]*\(bubble_formula\) .*= 0\.2727 \(modelled\) — within 0\.001 of/);
     await frame.click('#q-b2-a');
@@ -258,6 +274,11 @@ test('a hostile runs file stays inert: script in names, notes and the timeline, 
       run.checks.push({ name: evil('check'), pass: true, detail: evil('detail') });
       run.svg = `<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned='svg'" width="10" height="10">` +
         `<script>window.__pwned='svgscript'</script><image href="http://127.0.0.1:9/leak"/></svg>`;
+      for (const w of Object.values(run.words || {})) {
+        w.notes.push(evil('note'));
+        w.checks.push({ name: evil('check'), detail: evil('detail') });
+        w.svg = run.svg;
+      }
     }
   });
   const f = path.join(tmp, 'hostile.json');
@@ -284,6 +305,26 @@ test('a hostile runs file stays inert: script in names, notes and the timeline, 
                "the package's own scripts only");
   assert.equal(await page.evaluate(() => document.querySelectorAll('#app img:not(.timeline), #app svg').length), 0);
   assert.ok(!page.requests.some((u) => u.includes(':9/leak') || u.endsWith('/x')), 'nothing fetched for the run');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a run without words in the learner\'s language shows its own, marked as that language, and quizc says so', async () => {
+  const f = path.join(tmp, 'english-only.json');
+  fs.writeFileSync(f, JSON.stringify(runsWith((r) => { for (const run of r.runs) delete run.words; })));
+  const dir = path.join(PKGS, 'runs-english-only');
+  const r = quizc(QUIZ, '--runs', f, '--dir', dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /warning: the runs in .*english-only\.json have their notes and timelines in 'en' only, not in 'id' \(the first is lab 'bubble' at line \d+\): learners reading 'id' see them in 'en'/);
+  const page = await open(`${srv.base}/pkg/runs-english-only/index.html`);
+  await page.waitForSelector('section.question');
+  await page.type('#q-b1-input', '0.2727');
+  await page.click('#q-b1-check');
+  await page.waitForSelector('#q-b1-lab0-run');
+  const notes = await page.$$eval('#q-b1-lab0-run details.notes p:not(.backend)', (es) => es.map((p) => [p.lang, p.textContent]));
+  assert.ok(notes.length >= 2);
+  assert.match(notes[0][1], /^bubble = idle \/ \(p x step\)/);
+  assert.ok(notes.every(([lang, text]) => lang === 'en' && !/\d,\d/.test(text)), 'English, with its decimal point, marked lang="en"');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -102,5 +102,44 @@ for dir in labs/*/; do
     else ok; fi
 done
 
+# A recorded run keeps its words in each of the quiz's languages labrun
+# speaks: --record of a bilingual quiz writes every lab's checks, notes and
+# timeline in English and again in Indonesian, from the same run.
+if "$labrun" --verify tests/data/i18n/record.qz --record "$tmp/runs.json" >"$tmp/verify" 2>&1
+then ok; else bad "labrun --verify --record failed:"; sed 's/^/    /' "$tmp/verify" | head -10; fi
+# shellcheck disable=SC2016
+node - "$tmp/runs.json" "$english" >"$tmp/words" 2>&1 <<'JS'
+const fs = require('fs');
+const en = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const english = new RegExp(process.argv[3]);
+const labels = (svg) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+const bad = [];
+const say = (m) => bad.push(m);
+for (const [file, other] of [[en, 'id']]) {
+  const own = 'en';
+  if (file.runs.length !== 5) say(`${own}: ${file.runs.length} runs, not 5`);
+  for (const r of file.runs) {
+    const w = r.words && r.words[other];
+    if (r.lang !== own) { say(`${r.lab}: lang ${r.lang}, not ${own}`); continue; }
+    if (!w) { say(`${r.lab}: no words in ${other}`); continue; }
+    if (w.checks.length !== r.checks.length) say(`${r.lab}: ${w.checks.length} checks in ${other}, ${r.checks.length} in ${own}`);
+    if (w.notes.length !== r.notes.length) say(`${r.lab}: ${w.notes.length} notes in ${other}, ${r.notes.length} in ${own}`);
+    if (!!w.svg !== !!r.svg) say(`${r.lab}: a timeline in one language only`);
+    const ind = own === 'id' ? r : w, eng = own === 'id' ? w : r;
+    const idWords = [...ind.checks.map((c) => c.name + ' ' + c.detail), ...ind.notes, ...(ind.svg ? labels(ind.svg) : [])];
+    for (const s of idWords) {
+      const t = s.replace(new RegExp(r.lab, 'g'), '');
+      if (english.test(t)) say(`${r.lab} (recorded in ${own}): English in its Indonesian words: ${s.slice(0, 160)}`);
+    }
+    eng.checks.forEach((c, i) => { if (c.name === ind.checks[i].name) say(`${r.lab}: check '${c.name}' the same in both`); });
+    if (eng.svg && !labels(eng.svg).some((l) => /^stage 1$|^rank 1$/.test(l))) say(`${r.lab}: English timeline without its rows`);
+    if (ind.svg && !labels(ind.svg).some((l) => /^tahap 1$|^rank 1$/.test(l))) say(`${r.lab}: Indonesian timeline without its rows`);
+  }
+}
+console.log(bad.length ? bad.join('\n') : 'ok');
+process.exit(bad.length ? 1 : 0);
+JS
+if [ $? -eq 0 ]; then ok; else bad "a recorded run's words:"; sed 's/^/    /' "$tmp/words" | head -20; fi
+
 echo "i18n: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
