@@ -21,12 +21,17 @@ struct mailbox {
     struct mailq q;                 /* messages in arrival order */
 };
 
-/* One rank's progress through its all-reduces, alone on its cache line. */
+/* An all-reduce of at most this many bytes goes in one hand-off (comm_threads_ar.c). */
+#define AR_EAGER_BYTES ((size_t)32 << 10)
+
+/* One rank's progress through its all-reduces, alone on its cache line, and its staged inputs. */
 struct ar_slot {
-    _Alignas(64) atomic_ulong done; /* ring steps this rank has finished, over all its all-reduces */
+    _Alignas(64) atomic_ulong done; /* steps this rank has finished, over all its all-reduces */
     _Atomic(char *) buf;            /* the buffer of its all-reduce in progress */
     atomic_size_t bytes;            /* and its size (every rank's must be the same) */
     atomic_int sleeping;            /* it waits on its mailbox's condition for a neighbour's step */
+    _Alignas(64) unsigned long eager;   /* its one-hand-off all-reduces so far (its own thread's) */
+    _Alignas(64) char stage[2][AR_EAGER_BYTES];  /* their inputs, the even calls' and the odd calls' */
 };
 
 struct comm_threads_world {

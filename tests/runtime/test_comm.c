@@ -293,8 +293,8 @@ static int bits_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
 
 Test(comm, allreduce_gives_the_bits_of_the_message_ring_at_every_size)
 {
-    /* Elements per rank: within one piece (256 KiB a block) and over several. */
-    const size_t counts[] = { 1, 5, 1000, 4096, 200003 };
+    /* Elements: staged whole (up to 32 KiB), within one piece (256 KiB a block) and over several. */
+    const size_t counts[] = { 1, 5, 1000, 4096, 8192, 8193, 200003 };
     for (int n = 2; n <= 8; n++)
         for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
             for (int t = 0; t < 2; t++) {
