@@ -264,6 +264,12 @@ static json_t *lab_json(const struct ast_question *q, const struct ast_labref *r
     char *cmd = qz_lab_command(r);
     json_object_set_new(o, "command", json_string(cmd));
     free(cmd);
+    /* The quiz's languages labrun --lang speaks for this lab: the command shown in one of them asks for it. */
+    json_t *speaks = json_array();
+    for (size_t i = 0; i < ls->n; i++)
+        if (qz_lab_speaks(r->def, ls->tags[i]))
+            json_array_append_new(speaks, json_string(ls->tags[i]));
+    json_object_set_new(o, "speaks", speaks);
     json_t *args = json_array();
     for (size_t i = 0; i < r->args.n; i++)
         json_array_append_new(args, json_pack("[so]", r->args.items[i].name, arg_json(r, &r->args.items[i])));

@@ -286,17 +286,6 @@ static void read_langs(struct reader *r, const char *where, json_t *o, struct qz
     }
 }
 
-struct qz_run_text qz_run_text(const struct qz_run *r, const char *lang)
-{
-    struct qz_run_text t = { r->lang, r->checks.items, r->checks.n, r->notes.items, r->notes.n, r->svg };
-    for (size_t i = 0; lang && i < r->words.n; i++) {
-        const struct qz_run_words *w = &r->words.items[i];
-        if (strcmp(w->lang, lang) == 0)
-            return (struct qz_run_text){ w->lang, w->checks.items, w->checks.n, w->notes.items, w->notes.n, w->svg };
-    }
-    return t;
-}
-
 static void read_run(struct reader *r, size_t i, json_t *o, struct qz_run *run)
 {
     char at[64];

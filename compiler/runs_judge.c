@@ -150,13 +150,6 @@ void runs_judge_unused(struct diag *d, const struct qz_runs *rs, const struct qz
     free(used);
 }
 
-/* Whether def's manifest is written in lang: labrun then has words in it too. */
-static bool lab_speaks(const struct ast_labdef *def, const char *lang)
-{
-    const struct ast_tr *tr = qz_lab_text(def->title, lang);
-    return tr && tr->lang && strcmp(tr->lang, lang) == 0;
-}
-
 void runs_judge_langs(struct diag *d, const struct qz_runs *rs, const struct qz_course *c)
 {
     const struct ast_quiz *quiz = c->quiz;
@@ -172,7 +165,7 @@ void runs_judge_langs(struct diag *d, const struct qz_runs *rs, const struct qz_
             for (size_t l = 0; l < quiz->langs.n; l++) {
                 const char *lang = quiz->langs.items[l].tag;
                 if (strcmp(lang, run->lang) == 0 || qz_run_text(run, lang).lang != run->lang ||
-                    !lab_speaks(ref->def, lang))
+                    !qz_lab_speaks(ref->def, lang))
                     continue;
                 diag_warning(d, &quiz->langs_loc, "the runs in %s have their notes and timelines in '%s' only, "
                              "not in '%s' (the first is lab '%s' at line %d): learners reading '%s' see them in "

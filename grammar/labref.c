@@ -57,6 +57,12 @@ const struct ast_tr *qz_lab_text(const struct ast_text *t, const char *lang)
     return &t->trs[0];
 }
 
+bool qz_lab_speaks(const struct ast_labdef *def, const char *lang)
+{
+    const struct ast_tr *tr = def ? qz_lab_text(def->title, lang) : NULL;
+    return tr && tr->lang && strcmp(tr->lang, lang) == 0;
+}
+
 /* ---- Values --------------------------------------------------------------- */
 
 double qz_value_number(const struct ast_value *v)

@@ -113,6 +113,13 @@ const struct ast_metric *qz_lab_metric(const struct ast_labdef *def, const char 
 const struct ast_tr *qz_lab_text(const struct ast_text *t, const char *lang);
 
 /*
+ * Whether def's manifest is written in lang (its title has that tag):
+ * labrun --lang then speaks it too, as every lab's words are written in the
+ * languages of its manifest.
+ */
+bool qz_lab_speaks(const struct ast_labdef *def, const char *lang);
+
+/*
  * Check one reference against its manifest: each argument names a declared
  * parameter with a value that fits it, each expect a declared metric (`of
  * answer` only in numeric questions).  Reports each problem at its place;

@@ -4,7 +4,7 @@
 # QUIZC_LIBS (mk/scorm.mk, read after this file); the link rule expands both
 # late, so it sees them.
 
-QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c compiler/runs_judge.c
+QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/output.c compiler/runs.c compiler/run_text.c compiler/runs_judge.c
 
 # Figures and formulas (compiler/media.h): images checked and hashed (Nettle,
 # libxml2), TeX made MathML by Temml under Node.js.  Temml's script, from
@@ -35,7 +35,7 @@ $(BUILD)/quizc: $$(call obj,$$(QUIZC_SRCS)) $$(LIBQZ)
 $(eval $(call criterion_test,test_check,tests/compiler/test_check.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_labs,tests/compiler/test_labs.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_xw,tests/compiler/test_xw.c compiler/xw.c compiler/emit.c,$(LIBQZ)))
-$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c $(MEDIA_SRCS),$(LIBQZ),$(XML_LIBS)))
+$(eval $(call criterion_test,test_emit_xml,tests/compiler/test_emit_xml.c tests/compiler/support.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/run_text.c compiler/xw.c $(MEDIA_SRCS),$(LIBQZ),$(XML_LIBS)))
 $(eval $(call criterion_test,test_output,tests/compiler/test_output.c compiler/output.c compiler/emit.c,$(LIBQZ)))
 $(eval $(call criterion_test,test_cli,tests/compiler/test_cli.c grammar/util.c,,))
 
@@ -84,5 +84,5 @@ $(BUILD)/tests/xw-same.sh: mk/compiler.mk | $(BUILD)/quizc $(BUILD)/tests/quizc-
 
 CHECK_STEPS += $(BUILD)/tests/xw-same.sh
 check: $(BUILD)/tests/xw-same.sh
-$(eval $(call criterion_test,test_runs,tests/compiler/test_runs.c tests/compiler/support.c compiler/runs.c compiler/runs_judge.c,$(LIBQZ),$(JSON_LIBS)))
-$(eval $(call criterion_test,test_runs_judge,tests/compiler/test_runs_judge.c tests/compiler/support.c compiler/runs.c compiler/runs_judge.c,$(LIBQZ),$(JSON_LIBS)))
+$(eval $(call criterion_test,test_runs,tests/compiler/test_runs.c tests/compiler/support.c compiler/runs.c compiler/run_text.c compiler/runs_judge.c,$(LIBQZ),$(JSON_LIBS)))
+$(eval $(call criterion_test,test_runs_judge,tests/compiler/test_runs_judge.c tests/compiler/support.c compiler/runs.c compiler/run_text.c compiler/runs_judge.c,$(LIBQZ),$(JSON_LIBS)))

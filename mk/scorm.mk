@@ -35,7 +35,7 @@ $(PLAYER_GEN): $(BUILD)/tools/embed $(PLAYER_FILES) mk/scorm.mk
 # Loading fixture quizzes: the compiler tests' support (tests/compiler/support.h).
 SCORM_TEST_SUPPORT := tests/compiler/support.c
 $(call obj,tests/scorm/test_manifest.c tests/scorm/test_course_json.c): CPPFLAGS += -Itests/compiler
-SCORM_PKG_SRCS := $(SCORM_SRCS) $(PLAYER_GEN) compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/runs.c compiler/runs_judge.c $(MEDIA_SRCS)
+SCORM_PKG_SRCS := $(SCORM_SRCS) $(PLAYER_GEN) compiler/emit.c compiler/grading.c compiler/kinds.c compiler/emit_xml.c compiler/xw.c compiler/lab_text.c compiler/check.c compiler/check_ids.c compiler/xml_chars.c compiler/runs.c compiler/run_text.c compiler/runs_judge.c $(MEDIA_SRCS)
 
 $(eval $(call criterion_test,test_zip,tests/scorm/test_zip.c compiler/zip.c compiler/emit.c,$(LIBQZ),$(SCORM_LIBS)))
 $(eval $(call criterion_test,test_manifest,tests/scorm/test_manifest.c $(SCORM_TEST_SUPPORT) $(SCORM_PKG_SRCS),$(LIBQZ),$(SCORM_LIBS) $(XML_LIBS)))

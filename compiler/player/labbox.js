@@ -238,6 +238,12 @@
     if (res.failedChecks) out.appendChild(h.el('p', 'fail', h.t('checksFailed', { n: res.failedChecks })));
   }
 
+  /* lab's command, asking for the learner's language when labrun speaks it for this lab (English is its own). */
+  function labCommand(h, lab) {
+    var l = h.lang();
+    return lab.command + (l !== 'en' && (lab.speaks || []).indexOf(l) >= 0 ? ' --lang ' + l : '');
+  }
+
   /*
    * The learner's own run for lab: a file picker and a paste area, checked
    * at once.  store keeps the text by id across the player's re-renders.
@@ -248,7 +254,7 @@
     if (store[id] !== undefined) det.open = true;
     det.appendChild(h.el('summary', null, h.t('ownRun')));
     det.appendChild(h.el('p', 'hint', h.t('ownHint')));
-    det.appendChild(command(h, lab.command + ' --json run.json', id));
+    det.appendChild(command(h, labCommand(h, lab) + ' --json run.json', id));
     var file = h.el('input');
     file.type = 'file';
     file.accept = '.json,application/json';
@@ -298,6 +304,6 @@
     return det;
   }
 
-  root.QuizLabBox = { expectItem: expectItem, command: command, recorded: recorded, ownRun: ownRun, fmt: fmt,
+  root.QuizLabBox = { expectItem: expectItem, command: command, labCommand: labCommand, recorded: recorded, ownRun: ownRun, fmt: fmt,
                       showOutcome: showOutcome };
 })(window);

@@ -422,7 +422,7 @@
       sec.id = id;
       if (lab.title) md(sec, lab.title);
       sec.appendChild(el('p', 'run', t('runThis')));
-      sec.appendChild(QuizLabBox.command(boxHelpers, lab.command, id));
+      sec.appendChild(QuizLabBox.command(boxHelpers, QuizLabBox.labCommand(boxHelpers, lab), id));
       /*
        * The claims state the answer ("fits ... equal to 0"), and a run checked
        * against them would let a learner probe for it: they, what a machine

@@ -60,7 +60,9 @@ for (const lang of ['id', 'en']) {
     const { ctx, page, errors } = await open(true, lang, 1000);
     const data = readQuizData(path.join(PKGS, 'seed12', 'quiz-data.js'));
     const first = data.questions.find((q) => q.labs.length);
-    const want = first.labs[0].command;
+    // In Indonesian the command asks labrun for Indonesian, as the lab's manifest is written in it.
+    assert.deepEqual(first.labs[0].speaks, ['id', 'en']);
+    const want = first.labs[0].command + (lang === 'id' ? ' --lang id' : '');
     assert.equal(await page.$eval('.lab .command-box button.copy', (b) => b.textContent), MSG.copy[lang]);
     assert.ok(await tabToCopy(page) > 0, 'the copy button is reached with Tab');
     await page.keyboard.press('Enter');
