@@ -8,7 +8,8 @@
 // metric names, snippets) is in no language and is left out, as is what an
 // element marks as another language (the "English" button).
 //
-//   QUIZC_PACKAGES   folder of unpacked packages: seed12, lanjut12
+//   QUIZC_PACKAGES   folder of unpacked packages: seed12, lanjut12, and the two
+//                    with the runs of their labs recorded: seedruns12, lanjutruns12
 'use strict';
 
 const { test, before, after } = require('node:test');
@@ -76,7 +77,12 @@ const readable = () => {
   return body.textContent.replace(/\s+/g, ' ');
 };
 
-async function idView(pkg) {
+/* The recorded runs packed into pkg, from the quiz data: [{lab, notes (its own), words}]. */
+function recordedRuns(data) {
+  return data.questions.flatMap((q) => q.labs.filter((l) => l.run).map((l) => l.run));
+}
+
+async function idView(pkg, withRuns) {
   const data = readQuizData(path.join(PKGS, pkg, 'quiz-data.js'));
   assert.deepEqual(data.languages, ['id', 'en']);
   const page = await browser.newPage();
@@ -93,8 +99,18 @@ async function idView(pkg) {
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'id');
   const text = await page.evaluate(readable);
 
+  // A recorded run's notes: labrun wrote them in English and again in Indonesian; the view shows these.
+  const runs = recordedRuns(data);
+  assert.equal(runs.length > 0, withRuns, `${pkg}: ${runs.length} recorded runs`);
+  for (const r of runs) {
+    assert.equal(r.lang, 'en');
+    assert.ok(r.words.id && r.words.id.notes.length === r.notes.length, `${pkg}: a run of ${r.notes.length} notes has them in Indonesian`);
+    const heads = r.words.id.notes.map((n) => n.split(/\d/)[0]).filter((h) => h.length > 10);
+    assert.ok(heads.length && heads.every((h) => text.includes(h)), `${pkg}: the view shows the run's Indonesian notes (${heads})`);
+  }
   const english = [...playerWords(), ...quizTexts(data, 'en'),
-    ...manifests.flatMap((f) => manifestStrings(f, 'en'))];
+    ...manifests.flatMap((f) => manifestStrings(f, 'en')),
+    ...runs.flatMap((r) => r.notes.concat(r.checks.map((c) => c.detail)))];
   const indonesian = new Set([...quizTexts(data, 'id'), ...manifests.flatMap((f) => manifestStrings(f, 'id'))]);
   let checked = 0;
   for (const s of english) {
@@ -118,8 +134,12 @@ async function idView(pkg) {
   await page.close();
 }
 
-test('the seed quiz\'s Indonesian view has no English and no decimal point', () => idView('seed12'));
-test('the advanced quiz\'s Indonesian view has no English and no decimal point', () => idView('lanjut12'));
+test('the seed quiz\'s Indonesian view has no English and no decimal point', () => idView('seed12', false));
+test('the advanced quiz\'s Indonesian view has no English and no decimal point', () => idView('lanjut12', false));
+test('with their recorded runs, neither quiz\'s Indonesian view has English or a decimal point', async () => {
+  await idView('seedruns12', true);
+  await idView('lanjutruns12', true);
+});
 
 test('one number format per language: a comma in Indonesian, a point in English', () => {
   assert.equal(UI.number(0.2627, 'id'), '0,2627');

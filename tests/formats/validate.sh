@@ -202,9 +202,11 @@ const fs = require("node:fs"), j = JSON.parse(fs.readFileSync(process.argv[1], "
 const s = "<script>alert(1)</script>";
 for (const r of j.runs) {
   r.machine.gpu = "GPU " + s; r.machine.gpus = 8;
-  r.notes.push("a note " + s + "<img src=x onerror=alert(2)>");
+  for (const w of [r, ...Object.values(r.words || {})]) {
+    w.notes.push("a note " + s + "<img src=x onerror=alert(2)>");
+    if (w.svg) w.svg = w.svg.replace("</svg>", "<script>alert(3)</script></svg>");
+  }
   r.metrics.push({ name: "m" + s, value: 1, basis: "exact" });
-  if (r.svg) r.svg = r.svg.replace("</svg>", "<script>alert(3)</script></svg>");
   if (r.lab === "bubble") r.checks[0].pass = false;
   for (const m of r.metrics) if (r.lab === "tensor-split" && m.name === "max_rel_error") m.value = 0.5;
 }
