@@ -63,6 +63,8 @@ struct ar_slot *comm_threads_ar_slots(int n)
         atomic_init(&s[r].bytes, 0);
         atomic_init(&s[r].sleeping, 0);
         s[r].eager = 0;
+        atomic_init(&s[r].staged[0], 0);
+        atomic_init(&s[r].staged[1], 0);
     }
     return s;
 }
@@ -137,7 +139,9 @@ static size_t piece_of(size_t count, int n, int b, size_t k, size_t piece, size_
  * ring's additions, which at these sizes cost less than the 2(n-1) waits
  * they replace).  Staging alternates between two areas: a rank writes the
  * one of call k once every rank has begun call k-1, which it saw while it
- * waited then, so no rank still reads what call k-2 staged there.
+ * waited then, so no rank still reads what call k-2 staged there.  A rank
+ * may be one call ahead of another (it saw every input of call k before the
+ * other has summed them), so each area keeps its own size.
  */
 static int eager_allreduce(struct comm_threads_world *w, int me, int n, char *own, size_t count,
                            enum dtype t, unsigned long base)
@@ -146,7 +150,7 @@ static int eager_allreduce(struct comm_threads_world *w, int me, int n, char *ow
     struct ar_slot *mine = &w->ar[me];
     int area = (int)(mine->eager++ & 1);
     memcpy(mine->stage[area], own, count * es);
-    atomic_store_explicit(&mine->bytes, count * es, memory_order_relaxed);
+    atomic_store_explicit(&mine->staged[area], count * es, memory_order_relaxed);
     /* The step is counted as the ring's are, but every rank reads it, so any may sleep on it. */
     atomic_fetch_add(&mine->done, 1);
     for (int r = 0; r < n; r++)
@@ -157,7 +161,7 @@ static int eager_allreduce(struct comm_threads_world *w, int me, int n, char *ow
             continue;
         if (wait_done(w, me, r, base) < 0)
             return -1;
-        size_t bytes = atomic_load_explicit(&w->ar[r].bytes, memory_order_relaxed);
+        size_t bytes = atomic_load_explicit(&w->ar[r].staged[area], memory_order_relaxed);
         if (bytes != count * es) {
             fprintf(stderr, "labrun: error: rank %d all-reduces %zu bytes, rank %d %zu bytes\n", me,
                     count * es, r, bytes);

@@ -31,6 +31,7 @@ struct ar_slot {
     atomic_size_t bytes;            /* and its size (every rank's must be the same) */
     atomic_int sleeping;            /* it waits on its mailbox's condition for a neighbour's step */
     _Alignas(64) unsigned long eager;   /* its one-hand-off all-reduces so far (its own thread's) */
+    atomic_size_t staged[2];            /* the bytes staged in each area (a rank may be a call ahead) */
     _Alignas(64) char stage[2][AR_EAGER_BYTES];  /* their inputs, the even calls' and the odd calls' */
 };
 

@@ -311,3 +311,41 @@ Test(comm, allreduce_gives_the_bits_of_the_message_ring_at_every_size)
                 }
             }
 }
+
+/*
+ * Calls of changing sizes in a row, staged and ringed in turn: a rank that
+ * has seen every input of one call goes on to the next while the others
+ * still sum, and must not disturb what they read.
+ */
+static const size_t changing[] = { 1, 300, 1024, 9000, 8192, 70000, 16, 4096, 65536, 7 };
+
+static int changing_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    (void)d;
+    atomic_int *wrong = arg;
+    float *buf = malloc(70000 * sizeof *buf);
+    int rc = 0;
+    for (int round = 0; rc == 0 && round < 50; round++)
+        for (size_t k = 0; rc == 0 && k < sizeof changing / sizeof *changing; k++) {
+            size_t count = changing[k];
+            for (size_t i = 0; i < count; i++)
+                buf[i] = (float)(rank + 1) * (float)(i % 7 + 1);
+            rc = comm_allreduce(c, buf, count, DTYPE_F32);
+            for (size_t i = 0; rc == 0 && i < count; i++)
+                if (buf[i] != (float)(n * (n + 1) / 2) * (float)(i % 7 + 1)) {
+                    atomic_fetch_add(wrong, 1);
+                    break;
+                }
+        }
+    free(buf);
+    return rc;
+}
+
+Test(comm, allreduces_of_changing_sizes_in_a_row_each_give_the_sum)
+{
+    for (int n = 2; n <= 5; n++) {
+        atomic_int wrong = 0;
+        cr_assert_eq(backend_cpu.launch(n, changing_body, &wrong), 0, "%d ranks", n);
+        cr_expect_eq(atomic_load(&wrong), 0, "%d ranks: %d calls gave another sum", n, atomic_load(&wrong));
+    }
+}
