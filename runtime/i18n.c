@@ -47,6 +47,18 @@ static char *locale_dir(const char *lang)
     return xstrdup(LABRUN_LOCALEDIR);
 }
 
+bool labrun_has_catalogue(const char *lang)
+{
+    if (strcmp(lang, "en") == 0)
+        return true;
+    char *dir = locale_dir(lang), *mo = xasprintf("%s/%s/LC_MESSAGES/labrun.mo", dir, lang);
+    struct stat st;
+    bool here = strchr(lang, '/') == NULL && stat(mo, &st) == 0;
+    free(mo);
+    free(dir);
+    return here;
+}
+
 /* Bumped when the language changes: glibc's gettext keeps what it translated until it moves. */
 extern int _nl_msg_cat_cntr;
 

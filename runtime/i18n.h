@@ -14,6 +14,8 @@
 #ifndef LABRUN_I18N_H
 #define LABRUN_I18N_H
 
+#include <stdbool.h>
+
 #if defined(__EMSCRIPTEN__)
 /* The embedded catalogue's translation, else the msgid (i18n_web.c). */
 const char *labrun_gettext(const char *msgid);
@@ -46,6 +48,11 @@ static inline void labrun_lang(const char *lang)
     (void)lang;
 }
 
+static inline bool labrun_has_catalogue(const char *lang)
+{
+    return lang[0] == 'e' && lang[1] == 'n' && !lang[2];
+}
+
 static inline const char *labrun_current_lang(void)
 {
     return "en";
@@ -64,6 +71,9 @@ void labrun_lang(const char *lang);
 
 /* The language labrun_lang chose ("en" before it), for numbers a lab writes into its words. */
 const char *labrun_current_lang(void);
+
+/* Whether labrun_lang(lang) gives lang's words: English, or a language whose catalogue is installed. */
+bool labrun_has_catalogue(const char *lang);
 #endif
 
 #endif

@@ -262,13 +262,16 @@ static bool report_missing(struct verify *v, const struct qz_course *c, struct d
     return any;
 }
 
-/* The quiz's languages that labrun speaks: a recorded run's words are kept in each (doc/runs.md). */
+/*
+ * The quiz's languages that labrun speaks, with their catalogue installed: a
+ * recorded run's words are kept in each (doc/runs.md).
+ */
 static void record_langs(struct verify *v, const struct qz_course *c)
 {
     size_t n = 0;
     for (const char *const *l = labrun_langs; *l && n + 1 < sizeof v->langs / sizeof v->langs[0]; l++)
         for (size_t i = 0; c->quiz && i < c->quiz->langs.n; i++)
-            if (strcmp(c->quiz->langs.items[i].tag, *l) == 0) {
+            if (strcmp(c->quiz->langs.items[i].tag, *l) == 0 && labrun_has_catalogue(*l)) {
                 v->langs[n++] = *l;
                 break;
             }
