@@ -115,7 +115,8 @@
     b.addEventListener('click', function () {
       var clip = navigator.clipboard;
       if (!clip || typeof clip.writeText !== 'function') { select(); return; }
-      clip.writeText(text).then(function () { said.textContent = h.t('copied'); }, select);
+      /* What the box shows now: a re-render in another language may have changed it. */
+      clip.writeText(code.textContent).then(function () { said.textContent = h.t('copied'); }, select);
     });
     box.appendChild(b);
     box.appendChild(said);
@@ -184,7 +185,10 @@
         if (spoken && spoken !== h.lang()) p.lang = spoken;
         det.appendChild(p);
       });
-      det.appendChild(h.el('p', 'backend', 'labrun ' + r.labrun + ', --backend ' + r.backend));
+      /* Which labrun and backend, as code (as the LMS formats write it): a version is no number to localise. */
+      var who = h.el('p', 'backend');
+      who.appendChild(h.el('code', null, 'labrun ' + r.labrun + ', --backend ' + r.backend));
+      det.appendChild(who);
       sec.appendChild(det);
     }
     return sec;

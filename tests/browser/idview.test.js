@@ -105,7 +105,7 @@ async function idView(pkg, withRuns) {
   for (const r of runs) {
     assert.equal(r.lang, 'en');
     assert.ok(r.words.id && r.words.id.notes.length === r.notes.length, `${pkg}: a run of ${r.notes.length} notes has them in Indonesian`);
-    const heads = r.words.id.notes.map((n) => n.split(/\d/)[0]).filter((h) => h.length > 10);
+    const heads = r.words.id.notes.map((n) => n.split(/\d/)[0].replace(/\s+/g, ' ')).filter((h) => h.length > 10);
     assert.ok(heads.length && heads.every((h) => text.includes(h)), `${pkg}: the view shows the run's Indonesian notes (${heads})`);
   }
   const english = [...playerWords(), ...quizTexts(data, 'en'),

@@ -525,7 +525,8 @@ test('with no LMS, opened from disk, the package is a working preview; screensho
   assert.match(await page.$eval('.mode', (e) => e.textContent), /Pratinjau/);
   // The lab: its exact command, the expectation in words, the code that runs.
   const s1 = data.questions[0];
-  assert.equal(await page.$eval('#q-s1 .command code', (e) => e.textContent), s1.labs[0].command);
+  // In Indonesian, asking labrun for Indonesian: the lab's manifest is written in it.
+  assert.equal(await page.$eval('#q-s1 .command code', (e) => e.textContent), s1.labs[0].command + ' --lang id');
   assert.equal(s1.labs[0].command, 'labrun labs/pipe --stages 4 --microbatches 16 --schedule gpipe');
   assert.equal(await page.$eval('#q-s1 .snippet code', (e) => e.textContent), s1.snippets[0].code);
   assert.ok(s1.snippets[0].code.length > 0);
