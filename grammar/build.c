@@ -467,6 +467,20 @@ void b_q_accept(struct build_state *b, char *s, const struct src_loc *loc)
 /* labhead: LAB name */
 void b_q_lab(struct build_state *b, const struct src_loc *kw, char *name, const struct src_loc *name_loc)
 {
+    /*
+     * `lab labs/memory`, as labrun's command line writes it: the lab is its
+     * folder's last name, so its arguments and claims are checked as
+     * `lab memory`'s, after one error that says how to write it.
+     */
+    const char *slash = strrchr(name, '/');
+    if (slash && slash[1]) {
+        diag_error(b->d, name_loc, "a lab line names the lab, not its folder: write 'lab %s' (quizc looks for "
+                   "labs in labs/ beside the quiz and in each folder given with -L)", slash + 1);
+        name = (char *)slash + 1;
+    } else if (slash) {
+        diag_error(b->d, name_loc, "a lab line names the lab, not its folder: write 'lab NAME' with the lab's "
+                   "name, the folder's last part");
+    }
     struct ast_labref r = { .name = name, .name_loc = *name_loc, .loc = *kw };
     AVEC_PUSH(b->file->arena, q_extra(b)->labs, r);
 }

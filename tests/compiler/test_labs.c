@@ -60,6 +60,28 @@ Test(labs, an_unknown_lab_is_reported_at_its_name_with_a_near_miss)
     assert_only_error(6, 13, "unknown lab 'pipes'; did you mean 'pipe'?");
 }
 
+Test(labs, a_lab_named_by_its_folder_is_one_error_and_is_then_checked_as_that_lab)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab labs/pipe (stages = 4, rate = 0.25)\n"
+                               "            expect bubble_fraction < 0.5\n");
+    assert_only_error(6, 13, "a lab line names the lab, not its folder: write 'lab pipe' (quizc looks for labs in "
+                             "labs/ beside the quiz and in each folder given with -L)");
+    cr_expect_eq(capture_count(cap, DIAG_NOTE), 0, "got:%s", capture_dump(cap));
+    const struct ast_labref *r = &course->questions.items[0]->extra->labs.items[0];
+    cr_expect_str_eq(r->name, "pipe");
+    cr_expect_not_null(r->def, "resolved as lab pipe");
+    cr_expect_eq(r->args.n, 2);
+}
+
+Test(labs, a_misspelled_parameter_of_a_lab_named_by_its_folder_is_still_found)
+{
+    load_question("truefalse", "        answer true\n"
+                               "        lab labs/pipe (stagse = 4)\n");
+    cr_expect_eq(capture_count(cap, DIAG_ERROR), 2, "got:%s", capture_dump(cap));
+    cr_expect(strstr(capture_nth(cap, DIAG_ERROR, 1)->msg, "'stagse'"), "got:%s", capture_dump(cap));
+}
+
 Test(labs, an_unknown_lab_far_from_any_is_reported_without_a_suggestion)
 {
     load_question("truefalse", "        answer true\n"
