@@ -265,7 +265,8 @@ static void read_langs(struct reader *r, const char *where, json_t *o, struct qz
     json_t *w;
     char at[160];
     json_object_foreach(all, lang, w) {
-        snprintf(at, sizeof at, "%s.words.%.40s", where, lang);
+        /* The key is named in messages only once it is a tag: a file's bytes reach no terminal unchecked. */
+        snprintf(at, sizeof at, "%s.words%s%s", where, lang_tag(lang) ? "." : "", lang_tag(lang) ? lang : "");
         if (!lang_tag(lang) || strcmp(lang, run->lang) == 0 || !json_is_object(w) || run->words.n >= MAX_LANGS) {
             fail(r, at, "each of \"words\" is another language's tag with {\"checks\", \"notes\", \"svg\"}, "
                  "at most %d", MAX_LANGS);

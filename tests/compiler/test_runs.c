@@ -276,6 +276,7 @@ Test(runs, words_that_do_not_fit_their_run_are_refused_with_where_they_are)
         { ", \"lang\": \"en\", \"words\": {\"en\": {\"checks\": [{\"name\": \"a\"}], \"notes\": []}}",
           "runs[0].words.en: each of \"words\" is another language's tag" },
         { ", \"lang\": \"en\", \"words\": {\"id\": [1]}", "runs[0].words.id: each of \"words\" is another language's tag" },
+        { ", \"lang\": \"en\", \"words\": {\"\\u001b[2J\": {}}", "runs[0].words: each of \"words\" is another language's tag" },
         { ", \"lang\": \"en\", \"words\": {\"id\": {\"checks\": [{\"name\": \"a\"}], \"notes\": [], \"svg\": \"x\"}}",
           "runs[0].words.id: \"svg\" must be an SVG document" },
         { ", \"lang\": \"en\", \"words\": {\"id\": {\"checks\": [7], \"notes\": []}}",
