@@ -114,6 +114,16 @@ static char *pipe_runs(struct capture *cap, const char *params, const char *para
     return capture_write(cap, "runs.json", text);
 }
 
+/* The runs file at file (freed here) is refused with one error, which says says; case i of a table. */
+static void assert_refused(struct capture *cap, char *file, size_t i, const char *says)
+{
+    cr_expect_null(runs_load(cap->d, file), "case %zu", i);
+    free(file);
+    cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "case %zu: %s", i, capture_dump(cap));
+    const struct rec *e = capture_nth(cap, DIAG_ERROR, 0);
+    cr_expect(strstr(e->msg, says), "case %zu: %s", i, e->msg);
+}
+
 /* lab pipe (stages = 4): the run must have stages 4, microbatches 1, schedule gpipe, rate 0.5. */
 static const char pipe_quiz[] =
     "quiz p {\n    title \"t\"\n"
@@ -202,12 +212,7 @@ Test(runs, duplicate_keys_and_wrong_types_are_refused_with_where_they_are)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct capture *cap = capture_new();
-        char *file = pipe_runs(cap, cases[i].params, NULL, cases[i].metrics);
-        cr_expect_null(runs_load(cap->d, file), "case %zu", i);
-        free(file);
-        cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "case %zu: %s", i, capture_dump(cap));
-        const struct rec *e = capture_nth(cap, DIAG_ERROR, 0);
-        cr_expect(strstr(e->msg, cases[i].says), "case %zu: %s", i, e->msg);
+        assert_refused(cap, pipe_runs(cap, cases[i].params, NULL, cases[i].metrics), i, cases[i].says);
         capture_free(cap);
     }
 }
@@ -286,12 +291,7 @@ Test(runs, words_that_do_not_fit_their_run_are_refused_with_where_they_are)
         struct capture *cap = capture_new();
         char text[1024];
         snprintf(text, sizeof text, run, cases[i].extra);
-        char *file = capture_write(cap, "runs.json", text);
-        cr_expect_null(runs_load(cap->d, file), "case %zu", i);
-        free(file);
-        cr_assert_eq(capture_count(cap, DIAG_ERROR), 1, "case %zu: %s", i, capture_dump(cap));
-        const struct rec *e = capture_nth(cap, DIAG_ERROR, 0);
-        cr_expect(strstr(e->msg, cases[i].says), "case %zu: %s", i, e->msg);
+        assert_refused(cap, capture_write(cap, "runs.json", text), i, cases[i].says);
         capture_free(cap);
     }
 }
