@@ -19,37 +19,51 @@
 
 static int mod(int a, int n) { return ((a % n) + n) % n; }
 
-/* y[0..n) += x[0..n) for one element type; x read with memcpy (see comm_sum_into). */
-#define SUM_INTO(T, y, x, n)                                                  \
+/*
+ * y[0..n) += x[0..n) for one element type, each sum also stored at z[i]
+ * unless z is NULL; x and z are read and written with memcpy (see
+ * comm_sum_into_copy).  z is x itself or shares no byte with x or y.
+ */
+#define SUM_INTO(T, y, x, z, n)                                               \
     do {                                                                      \
         T *a_ = (y);                                                          \
         const unsigned char *x_ = (x);                                        \
+        unsigned char *z_ = (z);                                              \
         size_t i_ = 0;                                                        \
         /* Blocks of a fixed 64 bytes, so the compiler vectorizes even at -O2. */ \
         for (; i_ + 64 / sizeof(T) <= (n); i_ += 64 / sizeof(T)) {            \
             T v_[64 / sizeof(T)];                                             \
             memcpy(v_, x_ + i_ * sizeof(T), sizeof v_);                       \
             for (size_t k_ = 0; k_ < 64 / sizeof(T); k_++)                    \
-                a_[i_ + k_] += v_[k_];                                        \
+                v_[k_] = a_[i_ + k_] += v_[k_];                               \
+            if (z_)                                                           \
+                memcpy(z_ + i_ * sizeof(T), v_, sizeof v_);                   \
         }                                                                     \
         for (; i_ < (n); i_++) {                                              \
             T v_;                                                             \
             memcpy(&v_, x_ + i_ * sizeof(T), sizeof v_);                      \
-            a_[i_] += v_;                                                     \
+            v_ = a_[i_] += v_;                                                \
+            if (z_)                                                           \
+                memcpy(z_ + i_ * sizeof(T), &v_, sizeof v_);                  \
         }                                                                     \
     } while (0)
 
-void comm_sum_into(enum dtype t, void *y, const void *x, size_t n)
+void comm_sum_into_copy(enum dtype t, void *y, const void *x, void *z, size_t n)
 {
     /*
      * x may be another rank's buffer at any byte offset (a chunk boundary of
      * a block of a caller's array), so its elements are read with memcpy:
-     * unaligned loads, never a misaligned dereference.
+     * unaligned loads, never a misaligned dereference; z likewise.
      */
     if (t == DTYPE_F64)
-        SUM_INTO(double, y, x, n);
+        SUM_INTO(double, y, x, z, n);
     else
-        SUM_INTO(float, y, x, n);
+        SUM_INTO(float, y, x, z, n);
+}
+
+void comm_sum_into(enum dtype t, void *y, const void *x, size_t n)
+{
+    comm_sum_into_copy(t, y, x, NULL, n);
 }
 
 /* Chunks a block of `bytes` travels in. */

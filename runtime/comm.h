@@ -180,6 +180,9 @@ static inline void comm_count(struct comm *c, uint64_t sent, uint64_t recvd)
 /* y[0..n) += x[0..n), elements of type t (host memory). */
 void comm_sum_into(enum dtype t, void *y, const void *x, size_t n);
 
+/* The same, each sum also stored at z[i]; z is x or shares no byte with x or y. */
+void comm_sum_into_copy(enum dtype t, void *y, const void *x, void *z, size_t n);
+
 /*
  * Collectives over c->ops->sendrecv on host memory: ring all-reduce
  * (reduce-scatter then all-gather, each of the size blocks moved in chunks of

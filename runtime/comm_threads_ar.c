@@ -6,11 +6,18 @@
  * one block per rank; in n-1 reduce-scatter steps rank r adds its left
  * neighbour's partial sum of block r-s-2 into its own, after which it holds
  * the full sum of block r; in n-1 all-gather steps it copies block r-g-1
- * from its left neighbour.  The ring goes round piece by piece (piece k of
- * every block: AR_BLOCK_BYTES, or the comm's chunk when smaller), each
- * through all 2(n-1) steps before the next: a piece one rank has just
- * summed is still in cache when its right neighbour copies it, and each
- * element is still summed in its whole-buffer block's order.
+ * from its left neighbour.  The first of those copies is made by the left
+ * neighbour instead: the reduce-scatter's last step, which finishes block r,
+ * stores each sum in rank r's own buffer and in its right neighbour's in
+ * the same pass, as NCCL's ring reduces a block and sends it on in one
+ * pass.  That pass reads and writes what one memcpy of the block would;
+ * summing first and copying after read the block three times.
+ *
+ * The ring goes round piece by piece (piece k of every block:
+ * AR_BLOCK_BYTES, or the comm's chunk when smaller), each through all
+ * 2(n-1) steps before the next: a piece one rank has just summed is still
+ * in cache when its right neighbour copies it, and each element is still
+ * summed in its whole-buffer block's order.
  *
  * Ranks are threads of one process, so no byte is staged: a step reads the
  * neighbour's buffer where it lies.  What replaces the messages is one
@@ -21,7 +28,9 @@
  *   - its right neighbour, before r overwrites a block in the all-gather,
  *     to have finished reading that block's partial sum (its reduce-scatter
  *     step g), and before r returns, to have finished the call (the caller
- *     may then free the buffer).
+ *     may then free the buffer);
+ *   - the rank two to its right, before r stores block r in its right
+ *     neighbour's buffer, to have read the partial sum there (its step 0).
  * A wait spins on the counter for a while when every rank has a core (as
  * MPI's shared-memory transport polls), then sleeps on the rank's mailbox
  * condition; a rank that finishes a step wakes a neighbour that sleeps.
@@ -113,13 +122,20 @@ static void wake(struct comm_threads_world *w, int r)
     }
 }
 
-/* Rank me has finished a step: count it (releasing what it wrote) and wake its neighbours. */
+/*
+ * Rank me has finished a step: count it (releasing what it wrote) and wake
+ * the ranks that wait for its steps: its neighbours, and the rank two to its
+ * left, whose last reduce-scatter step waits for this rank's step 0.
+ */
 static void step_done(struct comm_threads_world *w, int me, int left, int right)
 {
     atomic_fetch_add(&w->ar[me].done, 1);
     wake(w, left);
     if (right != left)
         wake(w, right);
+    int second = mod(left - 1, w->n);
+    if (second != me && second != right)
+        wake(w, second);
 }
 
 /* Piece k of block b (the ring's blocks of the whole buffer): its length in elements, its first element at *off. */
@@ -218,27 +234,49 @@ int comm_threads_allreduce(struct comm *c, void *buf, size_t count, enum dtype t
         return -1;
     }
 
+    /* The right neighbour's buffer, which this rank's last reduce-scatter step writes. */
+    if (wait_done(w, me, right, base) < 0)
+        return -1;
+    char *next = atomic_load_explicit(&w->ar[right].buf, memory_order_relaxed);
+
     /* A piece moves at most the comm's chunk, as a ring's message does. */
     size_t block = c->chunk_bytes && c->chunk_bytes < AR_BLOCK_BYTES ? c->chunk_bytes : AR_BLOCK_BYTES;
     size_t piece = block / es ? block / es : 1;                       /* elements */
     size_t pieces = (comm_share(count, n, 0) + piece - 1) / piece;   /* of the largest block */
     unsigned long steps = 2 * (unsigned long)(n - 1), at = base;
+    int second = mod(me + 2, n);
     for (size_t k = 0; k < pieces; k++, at += steps) {
         for (int s = 0; s < n - 1; s++) {
             int b = mod(me - s - 2, n);
             size_t off, len = piece_of(count, n, b, k, piece, &off);
             if (wait_done(w, me, left, at + (unsigned long)s) < 0)
                 return -1;
-            comm_sum_into(t, own + off * es, peer + off * es, len);
+            if (s < n - 2) {
+                comm_sum_into(t, own + off * es, peer + off * es, len);
+            } else {
+                /*
+                 * The last step sums block me, and stores the sum in the
+                 * right neighbour's buffer too: its all-gather step 0, as
+                 * NCCL's ring sends a finished block on in the pass that
+                 * reduced it.  The right neighbour's partial of block me is
+                 * read by its own right neighbour, in that rank's step 0
+                 * (here, for two ranks, in this very pass).
+                 */
+                if (second != me && wait_done(w, me, second, at + 1) < 0)
+                    return -1;
+                comm_sum_into_copy(t, own + off * es, peer + off * es, next + off * es, len);
+            }
             step_done(w, me, left, right);
         }
         for (int g = 0; g < n - 1; g++) {
             int b = mod(me - g - 1, n);
             size_t off, len = piece_of(count, n, b, k, piece, &off);
+            /* Step 0's block was stored here by the left neighbour's last reduce-scatter step. */
             if (wait_done(w, me, left, at + (unsigned long)(n - 1 + g)) < 0 ||
-                wait_done(w, me, right, at + (unsigned long)g + 1) < 0)
+                (g > 0 && wait_done(w, me, right, at + (unsigned long)g + 1) < 0))
                 return -1;
-            memcpy(own + off * es, peer + off * es, len * es);
+            if (g > 0)
+                memcpy(own + off * es, peer + off * es, len * es);
             step_done(w, me, left, right);
         }
     }
