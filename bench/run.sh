@@ -140,11 +140,13 @@ ranks=$(nproc)
 # The threads all-reduce against Open MPI's MPI_Allreduce, 4 KiB-64 MiB, in
 # interleaved pairs as the compiler's ratios (a pair's figure is its worst
 # size, pairs.mjs).  Rank r runs on core r on both sides: mpirun binds each
-# process to a core, bench_labs pins each rank's thread the same way.
+# process to a core, bench_labs pins each rank's thread the same way.  The
+# threads side measures one thread's memcpy first, the reference of its
+# 64 MiB busbw (report.mjs).
 rm -f "$out"/allreduce_threads_* "$out"/allreduce_mpi_*
 for ((i = 1; ; i++)); do
     say "pair $i: threads all-reduce, Open MPI MPI_Allreduce, $ranks ranks"
-    "$bin/bench_labs" -o "$out/allreduce_threads_$i.json" --only allreduce --ranks "$ranks"
+    "$bin/bench_labs" -o "$out/allreduce_threads_$i.json" --only memcpy,allreduce --ranks "$ranks"
     mpirun --allow-run-as-root --oversubscribe --bind-to core -np "$ranks" "$bin/bench_mpi_allreduce" \
         -o "$out/allreduce_mpi_$i.json"
     enough allreduce "$i" && break
