@@ -2,7 +2,9 @@
  * texmml.c — a course's formulas to MathML: Node.js reads Temml's script,
  * the driver (compiler/math/tex2mml.js) and one call holding every formula
  * on its standard input, and answers one line per formula.  Each TeX is
- * passed as hex, so no formula can change the script it travels in.
+ * passed as hex, so no formula can change the script it travels in.  A
+ * formula converted by an earlier run is taken from the cache
+ * (mathcache.h); Node.js runs only for the others, if any.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 #include <libxml/parser.h>
 
 #include "emit.h"
+#include "mathcache.h"
 #include "scorm.h"
 #include "texmml.h"
 
@@ -41,8 +44,8 @@ static void put(struct membuf *b, const char *s)
     membuf_append(b, s, strlen(s));
 }
 
-/* The program Node.js reads: Temml, the driver, and the call with every formula. */
-static void program(struct membuf *b, const struct qz_formula *f, size_t n)
+/* The program Node.js reads: Temml, the driver, and the call with formulas f[todo[0..n)]. */
+static void program(struct membuf *b, const struct qz_formula *f, const size_t *todo, size_t n)
 {
     const struct scorm_res *t = res("temml.min.js"), *drv = res("tex2mml.js");
     membuf_append(b, t->data, t->len);
@@ -51,12 +54,12 @@ static void program(struct membuf *b, const struct qz_formula *f, size_t n)
     put(b, "\nconvert([");
     for (size_t i = 0; i < n; i++) {
         put(b, i ? ",[\"" : "[\"");
-        for (const unsigned char *s = (const unsigned char *)f[i].tex; *s; s++) {
+        for (const unsigned char *s = (const unsigned char *)f[todo[i]].tex; *s; s++) {
             char hex[3];
             snprintf(hex, sizeof hex, "%02x", *s);
             put(b, hex);
         }
-        put(b, f[i].display ? "\",true]" : "\",false]");
+        put(b, f[todo[i]].display ? "\",true]" : "\",false]");
     }
     put(b, "]);\n");
 }
@@ -133,20 +136,35 @@ static struct src_loc at_command(const struct src_loc *loc, const char *tex, lon
     return l;
 }
 
-bool texmml_convert(struct diag *d, struct qz_formula *f, size_t n, const struct src_loc *locs)
+/*
+ * Whether s is one MathML element, as every output writes it into XML as it
+ * stands: well-formed, and a <math> in MathML's namespace.
+ */
+static bool is_mathml(const char *s)
 {
-    if (!n)
-        return true;
+    xmlDocPtr doc = xmlReadMemory(s, (int)strlen(s), "formula.xml", NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+    bool ok = root && !xmlStrcmp(root->name, BAD_CAST "math") && root->ns &&
+              !xmlStrcmp(root->ns->href, BAD_CAST "http://www.w3.org/1998/Math/MathML");
+    xmlFreeDoc(doc);
+    return ok;
+}
+
+/* Convert f[todo[0..n)] in one run of Node.js, keeping each result in mc.  False on any error. */
+static bool convert(struct diag *d, struct qz_formula *f, const size_t *todo, size_t n,
+                    const struct src_loc *locs, const struct mathcache *mc)
+{
     const char *node = getenv(TEXMML_NODE_ENV);
     if (!node || !*node)
         node = "node";
     struct membuf in = { 0 }, out = { 0 };
-    program(&in, f, n);
+    program(&in, f, todo, n);
     int status = 0;
     int e = run_node(node, &in, &out, &status);
     membuf_free(&in);
     if (e || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        diag_error(d, &locs[0], "TeX math is turned into MathML by Temml under Node.js, and '%s' %s%s; "
+        diag_error(d, &locs[todo[0]], "TeX math is turned into MathML by Temml under Node.js, and '%s' %s%s; "
                    "install Node.js, or name it in " TEXMML_NODE_ENV, node,
                    e ? "cannot run: " : "failed", e ? strerror(e) : "");
         membuf_free(&out);
@@ -155,7 +173,8 @@ bool texmml_convert(struct diag *d, struct qz_formula *f, size_t n, const struct
     membuf_append(&out, "", 1);
     bool ok = true;
     char *line = (char *)out.data;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < n; k++) {
+        size_t i = todo[k];
         char *nl = line ? strchr(line, '\n') : NULL;
         if (!nl) {
             diag_error(d, &locs[i], "Temml gave no MathML for this formula");
@@ -164,15 +183,13 @@ bool texmml_convert(struct diag *d, struct qz_formula *f, size_t n, const struct
         }
         *nl = '\0';
         if (!strncmp(line, "ok ", 3)) {
-            /* Every output writes it into XML as it stands: it must be a well-formed element. */
-            xmlDocPtr doc = xmlReadMemory(line + 3, (int)strlen(line + 3), "formula.xml", NULL,
-                                          XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-            if (doc)
+            if (is_mathml(line + 3)) {
                 f[i].mathml = xstrdup(line + 3);
-            else
+                mathcache_put(mc, f[i].tex, f[i].display, f[i].mathml);
+            } else {
                 diag_error(d, &locs[i], "Temml's MathML for this formula is not well-formed XML");
-            ok &= doc != NULL;
-            xmlFreeDoc(doc);
+                ok = false;
+            }
         } else {
             char *msg;
             long pos = strtol(line + 4, &msg, 10);
@@ -183,5 +200,31 @@ bool texmml_convert(struct diag *d, struct qz_formula *f, size_t n, const struct
         line = nl + 1;
     }
     membuf_free(&out);
+    return ok;
+}
+
+bool texmml_convert(struct diag *d, struct qz_formula *f, size_t n, const struct src_loc *locs)
+{
+    if (!n)
+        return true;
+    /* The converter, as the cache names it: the two scripts Node.js runs. */
+    const struct scorm_res *t = res("temml.min.js"), *drv = res("tex2mml.js");
+    const unsigned char *parts[] = { t->data, drv->data };
+    const size_t lens[] = { t->len, drv->len };
+    struct mathcache mc;
+    mathcache_open(&mc, parts, lens, 2);
+    size_t *todo = xmalloc(n * sizeof *todo), ntodo = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *kept = mathcache_get(&mc, f[i].tex, f[i].display);
+        if (kept && is_mathml(kept)) {
+            f[i].mathml = kept;
+        } else {
+            free(kept);
+            todo[ntodo++] = i;
+        }
+    }
+    bool ok = !ntodo || convert(d, f, todo, ntodo, locs, &mc);
+    free(todo);
+    mathcache_close(&mc);
     return ok;
 }

@@ -10,9 +10,10 @@ QUIZC_SRCS += compiler/main.c compiler/formats.c compiler/check.c compiler/check
 # libxml2), TeX made MathML by Temml under Node.js.  Temml's script, from
 # node_modules at the version package-lock.json pins, is compiled into quizc
 # with the driver that calls it (the table math_res), as the player is.
-MATH_FILES := node_modules/temml/dist/temml.min.js compiler/math/tex2mml.js
+TEMML_JS   := node_modules/temml/dist/temml.min.js
+MATH_FILES := $(TEMML_JS) compiler/math/tex2mml.js
 MATH_GEN   := $(BUILD)/gen/math_res.c
-MEDIA_SRCS := compiler/media.c compiler/image_check.c compiler/texmml.c $(MATH_GEN)
+MEDIA_SRCS := compiler/media.c compiler/image_check.c compiler/texmml.c compiler/mathcache.c $(MATH_GEN)
 NETTLE_LIBS := $(call pkg_libs,nettle,-lnettle)
 QUIZC_SRCS += $(MEDIA_SRCS)
 LDLIBS     += $(NETTLE_LIBS) $(XML_LIBS)

@@ -6,6 +6,9 @@
 #   Moodle XML: each embedded file decodes to the bytes of its source
 #   GIFT: a warning at each image; gift-pegjs reads the escaped TeX back
 #   SCORM: the images in the package and its manifest, Temml only with math
+#   the cache of formulas: a second compile without Node.js, the same output;
+#   entries that are not MathML, links, FIFOs and a folder that cannot be
+#   made all cost only the conversion; where it is by default
 # Prints "media: N passed, N failed" for scripts/run-tests.sh.
 set -u
 B=${1:-build}
@@ -108,5 +111,49 @@ for f in split.svg bar.png; do
 done
 [ "$(xp "count(//*[local-name()='img'][@src='../media/split.svg'])" qti/items/split.xml)" = 1 ] &&
     ok "QTI: split.xml shows ../media/split.svg" || bad "QTI: no <img src=../media/split.svg> in split.xml"
+
+# ---- The cache of formulas (compiler/mathcache.h) ---------------------------------
+# The suite runs with QUIZC_CACHE=off (Makefile); each case names a folder in $T.
+C=$T/cache
+QUIZC_CACHE=$C "$QUIZC" figures.qz -o cold.xml 2> cold.err || bad "cache: $(head -3 cold.err)"
+n=$(find "$C/mathml" -type f 2>/dev/null | wc -l)
+tex=$(xp "count(//*[local-name()='formula'])" cold.xml)
+[ "$n" -gt 0 ] && [ "$n" -le "$tex" ] && [ -z "$(ls "$C/mathml" | grep -v '^[0-9a-f]\{64\}$')" ] &&
+    ok "cache: $n entries for $tex formulas, each named by its hash" || bad "cache: $n entries: $(ls "$C/mathml" | head -3)"
+[ "$(stat -c %a "$C")" = 700 ] && ok "cache: its folder is the user's alone" || bad "cache: folder mode $(stat -c %a "$C")"
+nonode() { QUIZC_CACHE=$1 QUIZC_NODE=/nonexistent/node "$QUIZC" figures.qz -o "$2" 2> "$2.err"; }
+nonode "$C" warm.xml && cmp -s cold.xml warm.xml &&
+    ok "cache: compiled again without Node.js, the same course.xml" || bad "cache: warm: $(head -3 warm.xml.err)"
+QUIZC_CACHE=off QUIZC_NODE=/nonexistent/node "$QUIZC" --check figures.qz 2> off.err
+grep -q "cannot run" off.err && ok "cache: off, Node.js runs" || bad "cache: off: $(head -3 off.err)"
+# Entries that are not MathML (another element, a link, a FIFO, a folder): converted again, then kept.
+set -- "$C"/mathml/*
+printf '<b xmlns="http://www.w3.org/1999/xhtml">not math</b>' > "$1"
+printf 'not XML <' > "$2"
+echo victim > victim && rm -f "$3" && ln -s "$T/victim" "$3"
+rm -f "$4" && mkfifo "$4"
+if [ $# -ge 5 ]; then rm -f "$5" && mkdir "$5"; fi
+if QUIZC_CACHE=$C timeout 60 "$QUIZC" figures.qz -o poisoned.xml 2> poisoned.err && cmp -s cold.xml poisoned.xml; then
+    ok "cache: entries that are no MathML file are converted again"
+else bad "cache: bad entries: rc $?, $(head -3 poisoned.err)"; fi
+[ "$(cat victim)" = victim ] && [ -f "$3" ] && [ ! -L "$3" ] && [ -f "$4" ] &&
+    ok "cache: a link's target is never written; the link and the FIFO give way to entries" || bad "cache: link or FIFO: $(ls -l "$3" "$4")"
+QUIZC_CACHE=$C timeout 60 "$QUIZC" figures.qz -o again.xml 2>/dev/null && cmp -s cold.xml again.xml &&
+    ok "cache: and compiles again the same" || bad "cache: after the bad entries"
+: > notadir
+nonode "$T/notadir/cache" nodir.xml; rc=$?
+QUIZC_CACHE=$T/notadir/cache "$QUIZC" figures.qz -o nodir.xml 2> nodir.err && [ $rc -eq 1 ] && cmp -s cold.xml nodir.xml &&
+    ok "cache: a folder that cannot be made costs the conversion only" || bad "cache: no folder: $(head -3 nodir.err)"
+# A formula Temml refuses is never kept: its error comes every time.
+QUIZC_CACHE=$C "$QUIZC" --check errors.qz 2> e1.out
+QUIZC_CACHE=$C "$QUIZC" --check errors.qz 2> e2.out
+cmp -s e1.out errors.expected && cmp -s e2.out errors.expected &&
+    ok "cache: errors are said each time, word for word" || bad "cache: errors: $(diff errors.expected e2.out | head -5)"
+# Where it is by default: $XDG_CACHE_HOME/quizc, else ~/.cache/quizc (both made here).
+env -u QUIZC_CACHE XDG_CACHE_HOME="$T/xdg" HOME="$T/home" "$QUIZC" --check figures.qz 2>/dev/null &&
+    [ -n "$(ls "$T/xdg/quizc/mathml")" ] && [ ! -e "$T/home/.cache" ] &&
+    ok "cache: in \$XDG_CACHE_HOME/quizc" || bad "cache: not in \$XDG_CACHE_HOME/quizc"
+env -u QUIZC_CACHE -u XDG_CACHE_HOME HOME="$T/home" "$QUIZC" --check figures.qz 2>/dev/null &&
+    [ -n "$(ls "$T/home/.cache/quizc/mathml")" ] && ok "cache: else in ~/.cache/quizc" || bad "cache: not in ~/.cache/quizc"
 
 finish
