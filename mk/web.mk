@@ -104,6 +104,8 @@ QUIZC_SRCS += $(LIVE_GEN)
 $(LIVE_GEN): $(BUILD)/tools/embed $(WEB_MODULE)
 	@mkdir -p $(@D)
 	$(BUILD)/tools/embed --table scorm_live_labs $@ labrun-module.js=$(WEB_MODULE)
+PACKED_FILES += labrun-module.js=$(WEB_MODULE)
+PACKED_DEPS  += $(WEB_MODULE)
 # The web GEMM against its fp64 reference, in node (a step of `make check`).
 TEST_BINS += $(BUILD)/tests/web/gemm
 $(BUILD)/tests/web/gemm: tests/web/gemm_check.js $(WEB_JS)

@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 pkgs=(
     build-essential pkg-config flex bison
-    libxml2-dev libxml2-utils libzip-dev zipcmp unzip libjansson-dev nettle-dev
+    libxml2-dev libxml2-utils libzip-dev zlib1g-dev zipcmp unzip libjansson-dev nettle-dev
     libopenblas-dev libcriterion-dev
     openmpi-bin libopenmpi-dev
     valgrind clang libclang-rt-14-dev gettext
