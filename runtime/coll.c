@@ -21,10 +21,11 @@ static int mod(int a, int n) { return ((a % n) + n) % n; }
 
 /*
  * y[0..n) += x[0..n) for one element type, each sum also stored at z[i]
- * unless z is NULL; x and z are read and written with memcpy (see
- * comm_sum_into_copy).  z is x itself or shares no byte with x or y.
+ * when COPY (a constant, so the loop has no test for it); x and z are read
+ * and written with memcpy (see comm_sum_into_copy).  z is x itself or
+ * shares no byte with x or y.
  */
-#define SUM_INTO(T, y, x, z, n)                                               \
+#define SUM_INTO(T, y, x, z, n, COPY)                                         \
     do {                                                                      \
         T *a_ = (y);                                                          \
         const unsigned char *x_ = (x);                                        \
@@ -35,35 +36,38 @@ static int mod(int a, int n) { return ((a % n) + n) % n; }
             T v_[64 / sizeof(T)];                                             \
             memcpy(v_, x_ + i_ * sizeof(T), sizeof v_);                       \
             for (size_t k_ = 0; k_ < 64 / sizeof(T); k_++)                    \
-                v_[k_] = a_[i_ + k_] += v_[k_];                               \
-            if (z_)                                                           \
-                memcpy(z_ + i_ * sizeof(T), v_, sizeof v_);                   \
+                a_[i_ + k_] += v_[k_];                                        \
+            if (COPY)                                                         \
+                memcpy(z_ + i_ * sizeof(T), a_ + i_, sizeof v_);              \
         }                                                                     \
         for (; i_ < (n); i_++) {                                              \
             T v_;                                                             \
             memcpy(&v_, x_ + i_ * sizeof(T), sizeof v_);                      \
-            v_ = a_[i_] += v_;                                                \
-            if (z_)                                                           \
-                memcpy(z_ + i_ * sizeof(T), &v_, sizeof v_);                  \
+            a_[i_] += v_;                                                     \
+            if (COPY)                                                         \
+                memcpy(z_ + i_ * sizeof(T), a_ + i_, sizeof v_);              \
         }                                                                     \
     } while (0)
 
+/*
+ * x may be another rank's buffer at any byte offset (a chunk boundary of a
+ * block of a caller's array), so its elements are read with memcpy:
+ * unaligned loads, never a misaligned dereference; z likewise.
+ */
 void comm_sum_into_copy(enum dtype t, void *y, const void *x, void *z, size_t n)
 {
-    /*
-     * x may be another rank's buffer at any byte offset (a chunk boundary of
-     * a block of a caller's array), so its elements are read with memcpy:
-     * unaligned loads, never a misaligned dereference; z likewise.
-     */
     if (t == DTYPE_F64)
-        SUM_INTO(double, y, x, z, n);
+        SUM_INTO(double, y, x, z, n, 1);
     else
-        SUM_INTO(float, y, x, z, n);
+        SUM_INTO(float, y, x, z, n, 1);
 }
 
 void comm_sum_into(enum dtype t, void *y, const void *x, size_t n)
 {
-    comm_sum_into_copy(t, y, x, NULL, n);
+    if (t == DTYPE_F64)
+        SUM_INTO(double, y, x, NULL, n, 0);
+    else
+        SUM_INTO(float, y, x, NULL, n, 0);
 }
 
 /* Chunks a block of `bytes` travels in. */
