@@ -59,6 +59,18 @@ static unsigned char *entry(zip_t *za, const char *name, zip_flags_t flags, size
     return p;
 }
 
+/* Every file of fs is an entry of za with its bytes (which: whose entries, for the message). */
+static void expect_files(zip_t *za, const struct emit_files *fs, const char *which)
+{
+    for (size_t i = 0; i < fs->files.n; i++) {
+        const struct emit_file *f = &fs->files.items[i];
+        size_t len;
+        unsigned char *p = entry(za, f->name, 0, &len);
+        cr_expect(len == f->body.len && !memcmp(p, f->body.data, len), "%s '%s' is not quizc's file", which, f->name);
+        free(p);
+    }
+}
+
 /* The files a package carries as they are: the player's and Temml. */
 static void fixed_files(struct emit_files *fs)
 {
@@ -76,13 +88,7 @@ Test(zip_packed, every_file_quizc_carries_as_it_is_is_packed_with_its_bytes)
     struct emit_files fs = { 0 };
     fixed_files(&fs);
     cr_assert_gt(fs.files.n, 10);
-    for (size_t i = 0; i < fs.files.n; i++) {
-        const struct emit_file *f = &fs.files.items[i];
-        size_t len;
-        unsigned char *p = entry(packed, f->name, 0, &len);
-        cr_expect(len == f->body.len && !memcmp(p, f->body.data, len), "packed '%s' is not quizc's file", f->name);
-        free(p);
-    }
+    expect_files(packed, &fs, "packed");
     emit_files_free(&fs);
     zip_discard(packed);
 }
@@ -114,13 +120,7 @@ Test(zip_packed, a_package_holds_the_packed_bytes_which_are_the_bytes_deflating_
     free(fresh);
     free(built);
     /* And every entry reads back as its file. */
-    for (size_t i = 0; i < fs.files.n; i++) {
-        const struct emit_file *f = &fs.files.items[i];
-        size_t len;
-        unsigned char *p = entry(za, f->name, 0, &len);
-        cr_expect(len == f->body.len && !memcmp(p, f->body.data, len), "'%s' reads back otherwise", f->name);
-        free(p);
-    }
+    expect_files(za, &fs, "the package's");
     zip_discard(packed);
     zip_discard(za);
     membuf_free(&z);
