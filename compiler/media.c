@@ -163,9 +163,16 @@ static void stray_delimiters(struct pass *p, const struct ast_tr *tr, const char
     }
 }
 
-/* One translation: its images and formulas; what it shows is counted into shown[]. */
-static void scan_tr(struct pass *p, const struct ast_tr *tr, struct md_doc *doc)
+/*
+ * One translation: its images and formulas; whether it shows an image.  An
+ * image starts with '!', a formula and a stray delimiter with '\\': a text
+ * with neither, as most are, is not parsed at all.
+ */
+static bool scan_tr(struct pass *p, const struct ast_tr *tr, struct md_doc *doc)
 {
+    if (!tr->raw || !tr->raw[strcspn(tr->raw, "!\\")])
+        return false;
+    bool images = false;
     md_parse(tr->raw, doc);
     for (size_t i = 0; i < doc->blocks.n; i++) {
         const struct md_block *blk = &doc->blocks.items[i];
@@ -178,6 +185,7 @@ static void scan_tr(struct pass *p, const struct ast_tr *tr, struct md_doc *doc)
                 struct src_loc at = media_locate(&tr->loc, needle, 2, strlen(s->text));
                 free(needle);
                 add_image(p, s->text, &at);
+                images = true;
                 if (!s->alt[strspn(s->alt, " \t")]) {
                     struct src_loc a = media_locate(&tr->loc, "![", 0, 2);
                     diag_error(p->d, &a, "image '%s' has an empty alt text%s%s%s: say what the figure shows, for a reader who cannot see it",
@@ -195,6 +203,7 @@ static void scan_tr(struct pass *p, const struct ast_tr *tr, struct md_doc *doc)
             }
         }
     }
+    return images;
 }
 
 /* Whether the translation tr shows the image at path. */
@@ -248,9 +257,11 @@ static void scan_text(struct pass *p, const struct ast_text *t)
     if (!t)
         return;
     struct md_doc doc = { 0 }, other = { 0 };
+    bool images = false;
     for (uint32_t i = 0; i < t->n; i++)
-        scan_tr(p, &t->trs[i], &doc);
-    alt_languages(p, t, &doc, &other);
+        images |= scan_tr(p, &t->trs[i], &doc);
+    if (images)
+        alt_languages(p, t, &doc, &other);
     md_doc_clear(&doc);
     md_doc_clear(&other);
 }
