@@ -431,3 +431,41 @@ Test(lexer, a_string_read_across_the_scanners_buffer_keeps_its_text_and_span)
     assert_tok(1, T_IDENT, 1, (int)(pad + len + 4));
     free(text);
 }
+
+Test(lexer, text_after_a_character_or_escape_across_the_buffer_edge_keeps_its_value_and_span)
+{
+    /*
+     * The plain text after a non-ASCII character or a \" or \\ escape is
+     * taken in runs too: a string of such pieces, over the edge of Flex's
+     * first 16 KiB, comes out decoded, in place, with the next token where
+     * it stands.
+     */
+    static const char *const written[] = { "é", "\\\"", "\\\\", "“q”" };
+    static const char *const value[] = { "é", "\"", "\\", "“q”" };
+    size_t pad = 15000, room = 4096;
+    char *text = malloc(pad + room + 8), *want = malloc(room);
+    memset(text, ' ', pad);
+    size_t t = pad, w = 0, cols = 0;
+    text[t++] = '"';
+    for (size_t i = 0; t + 40 < pad + room; i++) {
+        for (size_t k = 0; k < 3 + i % 11; k++, cols++)
+            text[t++] = want[w++] = (char)('a' + (i + k) % 26);
+        const char *a = written[i % 4], *b = value[i % 4];
+        memcpy(text + t, a, strlen(a));
+        t += strlen(a);
+        memcpy(want + w, b, strlen(b));
+        w += strlen(b);
+        cols += i % 4 == 0 ? 1 : i % 4 == 3 ? 3 : 2;
+    }
+    want[w] = '\0';
+    memcpy(text + t, "\" x", 4);
+    lex(text);
+    cr_assert_eq(cap_errors(&cap), 0);
+    assert_tok(0, T_STRING, 1, (int)pad + 1);
+    cr_assert_str_eq(toks[0].str, want);
+    cr_assert(toks[0].str == scanned->text + pad + 1, "only \\\" and \\\\ escapes: decoded where it stands");
+    cr_assert_eq(loc_end(&toks[0].loc).col, (int)(pad + cols + 2), "the span ends at the closing quote");
+    assert_tok(1, T_IDENT, 1, (int)(pad + cols + 4));
+    free(text);
+    free(want);
+}
