@@ -6,8 +6,8 @@
 // A ratio's pairs are steady when, leaving out the lowest and the highest
 // fifth of them (one of each at least), the rest lie within STEADY of their
 // median.  Pairs come from DIR's raw figures as run.sh writes them:
-//   check    gift_parse_I.json's parse_s / the middle, by wall time, of
-//            quizc_check_I_1..3.json
+//   check    gift_parse_I.json's parse_s / the mean wall time of
+//            quizc_check_I_1..K.json, the runs around that parse
 //   compile  xmllint_stream_I.json's wall_s / quizc_compile_I.json's wall_s
 //   allreduce the smallest, over the sizes both measured, of
 //            allreduce_threads_I.json's busbw / allreduce_mpi_I.json's busbw
@@ -40,14 +40,19 @@ export const ok = (rs) => {
     return rs;
 };
 
-// Pair i's quizc figure: the middle, by wall time, of its runs prefix_i_1, prefix_i_2, ...
-export const middleOf = (dir, prefix) => {
+// Pair i's quizc figure: the mean of its runs prefix_i_1, prefix_i_2, ... (their
+// peak RSS, the largest).  A parse of a quarter of a minute is one long sample of
+// the host's speed; a mean over many short runs around it samples the same host
+// (a middle of three runs took it at one moment, and moved with it).
+export const meanOf = (dir, prefix) => {
     const out = [];
     for (let i = 1; existsSync(join(dir, `${prefix}_${i}_1.json`)); i++) {
         const rs = [];
         for (let k = 1; existsSync(join(dir, `${prefix}_${i}_${k}.json`)); k++)
             rs.push(load(dir, `${prefix}_${i}_${k}.json`));
-        out.push(ok(rs).sort((a, b) => a.wall_s - b.wall_s)[(rs.length - 1) >> 1]);
+        const mean = (key) => ok(rs).reduce((a, r) => a + r[key], 0) / rs.length;
+        out.push({ wall_s: mean("wall_s"), user_s: mean("user_s"), sys_s: mean("sys_s"),
+                   max_rss_kib: Math.max(...rs.map((r) => r.max_rss_kib)), status: 0, runs: rs.length });
     }
     return out;
 };
@@ -57,7 +62,7 @@ export const zip = (a, b, f) => a.slice(0, Math.min(a.length, b.length)).map((x,
 
 // The figures behind each ratio, and the pair ratios themselves (in run order).
 export const checkPairs = (dir) => {
-    const quizc = middleOf(dir, "quizc_check"), gift = runs(dir, "gift_parse");
+    const quizc = meanOf(dir, "quizc_check"), gift = runs(dir, "gift_parse");
     return { quizc, gift, ratios: zip(quizc, gift, (c, g) => g.parse_s / c.wall_s) };
 };
 export const compilePairs = (dir) => {

@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 
 out=$1 quizc=$2 labrun=$3 bin=$4 web_module=${5:-}
 pairs=${PAIRS:-5} pairs_max=${PAIRS_MAX:-11} questions=${QUESTIONS:-100000}
+check_runs=${CHECK_RUNS:-10}
 mkdir -p "$out"
 runstat=$bin/runstat
 
@@ -53,28 +54,38 @@ rm -f "$out"/quizc_check_* "$out"/gift_p* "$out"/quizc_compile_* "$out"/xmllint_
 # quizc --check (whole process: start-up, read, parse, checks) against
 # gift-pegjs's parse() of the same questions (node times parse() alone).
 #
+# The parse takes a quarter of a minute and quizc's check a third of a
+# second: one run of each would sample the shared host's speed over windows
+# fifty times apart.  So a pair's quizc figure is the mean of CHECK_RUNS
+# (default 10) runs just before the parse and as many just after it
+# (pairs.mjs), some eight seconds of the host around the parse's fifteen.
+# A middle of three runs before the parse moved the pair's ratio with
+# every burst of the host's other work (doc/performance.md).
+#
 # Memory that has stayed free for a second or two may be handed back to the
 # host (a VM's free page reporting); the next process to touch it waits for
-# the host to fault it in again.  After gift-pegjs's run of a quarter of a
-# minute the first quizc takes 0.43-0.55 s, the next ones 0.32 s (medians
-# on the 2-core VM of doc/performance.md), and a pair's figure depended on
-# which of its runs got such memory.  So each pair starts with one quizc run of its own,
-# kept apart as the "first run" (reported, never a ratio), and the pair's
-# figure is the middle of the three runs after it.
+# the host to fault it in again.  After gift-pegjs's run the first quizc
+# takes 0.43-0.55 s, the next ones 0.32 s (medians on the 2-core VM of
+# doc/performance.md).  So each side of the parse starts with one quizc run
+# of its own, kept apart as a "first run" (reported, never in a ratio).
 #
 # node runs with V8's --single-threaded: its garbage collector then works on
 # the parse's own thread, as quizc works on one.  On the quiet machine the
 # parse takes as long as with V8's helper threads (12.4-12.6 s against
 # 12.3-13.0 s, interleaved), and a busy host disturbs it far less
 # (doc/performance.md).
-for ((i = 1; ; i++)); do
-    say "pair $i: quizc --check (a first run, then three), gift-pegjs parse"
-    "$runstat" -q -o "$out/quizc_check_first_$i.json" -- "$quizc" --check "$out/bank.qz"
-    for k in 1 2 3; do
-        "$runstat" -q -o "$out/quizc_check_${i}_$k.json" -- "$quizc" --check "$out/bank.qz"
+check_side() {   # pair, the first of its runs on this side, the first run's name
+    "$runstat" -q -o "$out/$3.json" -- "$quizc" --check "$out/bank.qz"
+    for ((k = $2; k < $2 + check_runs; k++)); do
+        "$runstat" -q -o "$out/quizc_check_${1}_$k.json" -- "$quizc" --check "$out/bank.qz"
     done
+}
+for ((i = 1; ; i++)); do
+    say "pair $i: quizc --check (a first run, then $check_runs), gift-pegjs parse, quizc --check (the same)"
+    check_side "$i" 1 "quizc_check_first_$i"
     "$runstat" -o "$out/gift_process_$i.json" -- node --single-threaded bench/gift_parse.mjs "$out/bank.gift" \
         > "$out/gift_parse_$i.json"
+    check_side "$i" $((check_runs + 1)) "quizc_check_after_gift_first_$i"
     enough check "$i" && break
 done
 # The full compile to course.xml against libxml2 reading that same document;

@@ -36,22 +36,28 @@ const proc = (wall_s, status = 0) => ({ wall_s, user_s: wall_s, sys_s: 0, max_rs
 const cli = (which) => spawnSync(process.execPath, [pairsMjs, dir, which].filter(Boolean)).status;
 
 try {
-    // Three check pairs: quizc's three runs each (out of order), gift-pegjs's parse.
-    put("quizc_check_1_1.json", proc(0.50));
+    // Two check pairs: quizc's runs around the parse (here four), gift-pegjs's parse.
+    put("quizc_check_1_1.json", { ...proc(0.50), max_rss_kib: 7 });
     put("quizc_check_1_2.json", proc(0.30));
     put("quizc_check_1_3.json", proc(0.40));
+    put("quizc_check_1_4.json", proc(0.40));
     put("gift_parse_1.json", { parse_s: 12 });
     put("quizc_check_2_1.json", proc(0.30));
     put("quizc_check_2_2.json", proc(0.30));
     put("quizc_check_2_3.json", proc(0.90));
+    put("quizc_check_2_4.json", proc(0.10));
     put("gift_parse_2.json", { parse_s: 12 });
-    // A pair's first run is reported apart, never in a ratio.
+    // A side's first run is reported apart, never in a ratio.
     put("quizc_check_first_1.json", proc(5));
-    test("a check pair's quizc figure is the middle of its three runs", () => {
+    put("quizc_check_after_gift_first_1.json", proc(5));
+    test("a check pair's quizc figure is the mean of its runs, its peak RSS their largest", () => {
         const c = checkPairs(dir);
         is(c.ratios.length, 2, "pairs");
         eq(c.ratios[0], 12 / 0.40, "pair 1");
-        eq(c.ratios[1], 12 / 0.30, "pair 2");
+        eq(c.ratios[1], 12 / 0.40, "pair 2");
+        eq(c.quizc[0].user_s, 0.40, "pair 1's mean user time");
+        is(c.quizc[0].max_rss_kib, 7, "pair 1's peak RSS");
+        is(c.quizc[1].runs, 4, "pair 2's runs");
     });
     test("a pair without its other side is not a pair", () => {
         put("quizc_check_3_1.json", proc(0.3));
