@@ -36,16 +36,29 @@ void membuf_free(struct membuf *b)
 
 void emit_files_add(struct emit_files *fs, const char *name, const void *p, size_t n)
 {
-    struct emit_file f = { .name = xstrdup(name) };
-    membuf_append(&f.body, p, n);
+    struct membuf b = { 0 };
+    membuf_append(&b, p, n);
+    emit_files_take(fs, name, &b);
+}
+
+void emit_files_add_static(struct emit_files *fs, const char *name, const void *p, size_t n)
+{
+    struct emit_file f = { .name = xstrdup(name), .data = p, .len = n };
     VEC_PUSH(fs->files, f);
+}
+
+void emit_files_take(struct emit_files *fs, const char *name, struct membuf *b)
+{
+    struct emit_file f = { .name = xstrdup(name), .data = b->data, .len = b->len, .owned = b->data };
+    VEC_PUSH(fs->files, f);
+    *b = (struct membuf){ 0 };
 }
 
 void emit_files_free(struct emit_files *fs)
 {
     for (size_t i = 0; i < fs->files.n; i++) {
         free(fs->files.items[i].name);
-        membuf_free(&fs->files.items[i].body);
+        free(fs->files.items[i].owned);
     }
     VEC_FREE(fs->files);
 }

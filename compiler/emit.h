@@ -19,15 +19,27 @@ struct membuf {
 void membuf_append(struct membuf *b, const void *p, size_t n);
 void membuf_free(struct membuf *b);
 
-/* A set of files (for packages): names relative to the package root. */
+/*
+ * A set of files (for packages): names relative to the package root.  A
+ * file's bytes are its own copy, a rendered buffer it took, or bytes
+ * compiled into quizc, which are used where they are: the player and the
+ * labs' module are megabytes, copied for every package they went into.
+ */
 struct emit_file {
     char *name;                 /* "imsmanifest.xml", "player/app.js", ... */
-    struct membuf body;
+    const unsigned char *data;  /* len bytes, and a NUL past them when owned */
+    size_t len;
+    unsigned char *owned;       /* data when the file owns it, else NULL */
 };
 struct emit_files {
     VEC(struct emit_file) files;
 };
+/* A copy of p[0..n). */
 void emit_files_add(struct emit_files *fs, const char *name, const void *p, size_t n);
+/* p[0..n) itself, which outlives fs (static storage): not copied. */
+void emit_files_add_static(struct emit_files *fs, const char *name, const void *p, size_t n);
+/* b's bytes, taken: b is left empty. */
+void emit_files_take(struct emit_files *fs, const char *name, struct membuf *b);
 void emit_files_free(struct emit_files *fs);
 /* Move every file of from to the end of to (from is left empty). */
 void emit_files_move(struct emit_files *to, struct emit_files *from);

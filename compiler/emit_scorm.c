@@ -21,7 +21,7 @@
 static int add_index(struct emit_files *fs, const struct scorm_res *res, bool math, struct diag *d)
 {
     if (!math) {
-        emit_files_add(fs, res->name, res->data, res->len);
+        emit_files_add_static(fs, res->name, res->data, res->len);
         return 0;
     }
     static const char anchor[] = "<script src=\"player.js\"></script>";
@@ -36,8 +36,7 @@ static int add_index(struct emit_files *fs, const struct scorm_res *res, bool ma
     static const char scripts[] = "<script src=\"temml.min.js\"></script>\n<script src=\"" MATH_SCRIPT "\"></script>\n";
     membuf_append(&b, scripts, strlen(scripts));
     membuf_append(&b, at, res->len - (size_t)(at - html));
-    emit_files_add(fs, res->name, b.data, b.len);
-    membuf_free(&b);
+    emit_files_take(fs, res->name, &b);
     return 0;
 }
 
@@ -64,13 +63,11 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
     struct membuf buf = { 0 };
     if (emit_course_xml(c, &buf, d) < 0)
         goto fail;
-    emit_files_add(&fs, "course.xml", buf.data, buf.len);
-    membuf_free(&buf);
+    emit_files_take(&fs, "course.xml", &buf);
 
     if (scorm_quiz_data(c, o, &buf, d) < 0)
         goto fail;
-    emit_files_add(&fs, SCORM_DATA_FILE, buf.data, buf.len);
-    membuf_free(&buf);
+    emit_files_take(&fs, SCORM_DATA_FILE, &buf);
 
     bool math = media_has_math(c);
     for (size_t i = 0; i < scorm_player_count; i++) {
@@ -79,14 +76,14 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
             if (add_index(&fs, r, math, d) < 0)
                 goto fail;
         } else if (strcmp(r->name, MATH_SCRIPT) || math) {
-            emit_files_add(&fs, r->name, r->data, r->len);
+            emit_files_add_static(&fs, r->name, r->data, r->len);
         }
     }
     for (size_t i = 0; o->live_labs && i < scorm_live_labs_count; i++)
-        emit_files_add(&fs, scorm_live_labs[i].name, scorm_live_labs[i].data, scorm_live_labs[i].len);
+        emit_files_add_static(&fs, scorm_live_labs[i].name, scorm_live_labs[i].data, scorm_live_labs[i].len);
     if (math) {
         const struct scorm_res *t = texmml_temml();
-        emit_files_add(&fs, t->name, t->data, t->len);
+        emit_files_add_static(&fs, t->name, t->data, t->len);
     }
     /* The figures the texts show, under the names the quiz data gives them. */
     for (size_t i = 0; i < c->media.images.n; i++) {
@@ -104,8 +101,7 @@ int emit_scorm_files(const struct qz_course *c, const struct emit_opts *o,
     free(names);
     if (rc < 0)
         goto fail;
-    emit_files_add(&fs, "imsmanifest.xml", buf.data, buf.len);
-    membuf_free(&buf);
+    emit_files_take(&fs, "imsmanifest.xml", &buf);
 
     emit_files_move(out, &fs);
     return 0;

@@ -17,7 +17,7 @@ int output_dir(struct diag *d, const char *path, const struct emit_files *fs)
         return -1;
     for (size_t i = 0; i < fs->files.n; i++) {
         const struct emit_file *f = &fs->files.items[i];
-        if (out_dir_add(d, &o, f->name, f->body.data, f->body.len) != 0) {
+        if (out_dir_add(d, &o, f->name, f->data, f->len) != 0) {
             out_dir_abort(&o);
             return -1;
         }

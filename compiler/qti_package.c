@@ -260,17 +260,15 @@ int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct 
         shown[1 + i] = r.used;
         r.used = (image_list){ 0 };
         char *path = qti_item_path(q);
-        emit_files_add(&fs, path, buf.data, buf.len);
+        emit_files_take(&fs, path, &buf);
         free(path);
-        membuf_free(&buf);
     }
     r.base = "";
     if (test_doc(&r, c, &buf) < 0) {
         diag_error(d, NULL, "cannot write the QTI assessmentTest");
         goto fail;
     }
-    emit_files_add(&fs, "assessmentTest.xml", buf.data, buf.len);
-    membuf_free(&buf);
+    emit_files_take(&fs, "assessmentTest.xml", &buf);
     shown[0] = r.used;
     r.used = (image_list){ 0 };
     for (size_t i = 0; i < c->media.images.n; i++) {
@@ -282,8 +280,7 @@ int emit_qti_files(const struct qz_course *c, const struct emit_opts *o, struct 
         diag_error(d, NULL, "cannot write the QTI package's manifest");
         goto fail;
     }
-    emit_files_add(&fs, "imsmanifest.xml", buf.data, buf.len);
-    membuf_free(&buf);
+    emit_files_take(&fs, "imsmanifest.xml", &buf);
     emit_files_move(out, &fs);
     free_shown(shown, c->questions.n + 1, &r);
     return 0;

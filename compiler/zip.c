@@ -102,8 +102,8 @@ static zip_source_t *packed_source(zip_t *za, zip_t *packed, const struct emit_f
     if (i < 0 || zip_stat_index(packed, (zip_uint64_t)i, 0, &st) < 0 ||
         (st.valid & (ZIP_STAT_SIZE | ZIP_STAT_CRC | ZIP_STAT_COMP_METHOD)) !=
             (ZIP_STAT_SIZE | ZIP_STAT_CRC | ZIP_STAT_COMP_METHOD) ||
-        st.comp_method != ZIP_CM_DEFLATE || st.size != f->body.len ||
-        crc32_z(0, f->body.data, f->body.len) != st.crc)
+        st.comp_method != ZIP_CM_DEFLATE || st.size != f->len ||
+        crc32_z(0, f->data, f->len) != st.crc)
         return NULL;
     /* The whole entry (start 0, length -1): libzip then reads it still deflated. */
     return zip_source_zip(za, packed, (zip_uint64_t)i, 0, 0, -1);
@@ -166,7 +166,7 @@ int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d)
         const struct emit_file *f = sorted[i];
         zip_source_t *src = packed_source(za, packed, f);
         if (!src)
-            src = zip_source_buffer(za, f->body.data ? f->body.data : (const void *)"", f->body.len, 0);
+            src = zip_source_buffer(za, f->data ? f->data : (const void *)"", f->len, 0);
         zip_int64_t idx = src ? zip_file_add(za, f->name, src, ZIP_FL_ENC_UTF_8) : -1;
         if (idx < 0) {
             zip_source_free(src);
@@ -195,7 +195,7 @@ int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d)
         zip_fail(d, "read back", zip_source_error(dst));
         goto free_dst;
     }
-    unsigned char *bytes = xmalloc(st.size ? st.size : 1);
+    unsigned char *bytes = xmalloc(st.size + 1);
     zip_int64_t got = zip_source_read(dst, bytes, st.size);
     zip_source_close(dst);
     if (got < 0 || (zip_uint64_t)got != st.size) {
@@ -203,8 +203,15 @@ int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d)
         zip_fail(d, "read back", zip_source_error(dst));
         goto free_dst;
     }
-    membuf_append(out, bytes, st.size);
-    free(bytes);
+    if (out->len == 0) {
+        /* The archive becomes out, with membuf's NUL past it: a megabyte not copied again. */
+        free(out->data);
+        bytes[st.size] = '\0';
+        *out = (struct membuf){ .data = bytes, .len = st.size, .cap = st.size + 1 };
+    } else {
+        membuf_append(out, bytes, st.size);
+        free(bytes);
+    }
     rc = 0;
 free_dst:
     zip_source_free(dst);

@@ -59,7 +59,7 @@ Test(emit_qti, every_file_matches_the_golden_text)
         cr_assert_not_null(f, "%s", order[i]);
         char *head = xasprintf("==== %s\n", order[i]);
         membuf_append(&all, head, strlen(head));
-        membuf_append(&all, f->body.data, f->body.len);
+        membuf_append(&all, f->data, f->len);
         free(head);
     }
     golden_compare(&all, "tests/data/golden/kinds.qti.txt");
@@ -73,17 +73,17 @@ Test(emit_qti, one_language_per_package_and_xml_lang_on_every_item)
         const struct emit_file *f = &files.files.items[i];
         if (strncmp(f->name, "items/", 6) != 0)
             continue;
-        cr_expect(strstr((char *)f->body.data, " xml:lang=\"id\"") != NULL, "%s", f->name);
-        cr_expect(strstr((char *)f->body.data, "multilang") == NULL, "%s", f->name);
+        cr_expect(strstr((char *)f->data, " xml:lang=\"id\"") != NULL, "%s", f->name);
+        cr_expect(strstr((char *)f->data, "multilang") == NULL, "%s", f->name);
     }
-    cr_expect(strstr((char *)find("items/pick.xml")->body.data, "<div>Yang mana?</div>") != NULL);
-    cr_expect(strstr((char *)find("items/yes.xml")->body.data, ">Benar</simpleChoice>") != NULL);
+    cr_expect(strstr((char *)find("items/pick.xml")->data, "<div>Yang mana?</div>") != NULL);
+    cr_expect(strstr((char *)find("items/yes.xml")->data, ">Benar</simpleChoice>") != NULL);
 }
 
 Test(emit_qti, the_test_passes_at_the_quizs_passing_share_of_the_points)
 {
     qti("tests/data/compiler/kinds.qz", NULL);
-    const char *t = (const char *)find("assessmentTest.xml")->body.data;
+    const char *t = (const char *)find("assessmentTest.xml")->data;
     /* 8 points in all (pick has 2), passing 60%: 4.8 */
     cr_expect(strstr(t, "<value>8</value>") != NULL, "%s", t);
     cr_expect(strstr(t, "<baseValue baseType=\"float\">4.8</baseValue>") != NULL, "%s", t);
@@ -93,6 +93,6 @@ Test(emit_qti, the_test_passes_at_the_quizs_passing_share_of_the_points)
 Test(emit_qti, text_answers_match_whatever_their_case)
 {
     qti("tests/data/compiler/kinds.qz", NULL);
-    const char *t = (const char *)find("items/link.xml")->body.data;
+    const char *t = (const char *)find("items/link.xml")->data;
     cr_expect(strstr(t, "<mapEntry mapKey=\"NVLink\" mappedValue=\"1\" caseSensitive=\"false\"/>") != NULL, "%s", t);
 }

@@ -65,7 +65,7 @@ static void package(const char *path, enum scorm_version v)
     cr_assert_eq(emit_scorm_files(course, &o, &files, cap->d), 0, "%s", capture_dump(cap));
     const struct emit_file *m = find("imsmanifest.xml");
     cr_assert_not_null(m);
-    doc = xmlReadMemory((const char *)m->body.data, (int)m->body.len, "imsmanifest.xml", NULL, XML_PARSE_NONET);
+    doc = xmlReadMemory((const char *)m->data, (int)m->len, "imsmanifest.xml", NULL, XML_PARSE_NONET);
     cr_assert_not_null(doc, "imsmanifest.xml is not well-formed XML");
     xp = xmlXPathNewContext(doc);
     xmlXPathRegisterNs(xp, BAD_CAST "cp", BAD_CAST (v == SCORM_12 ? "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
@@ -223,13 +223,13 @@ Test(manifest, the_package_carries_the_player_course_xml_and_quiz_data)
     struct membuf xml = { 0 };
     cr_assert_eq(emit_course_xml(course, &xml, cap->d), 0);
     const struct emit_file *f = find("course.xml");
-    cr_assert_eq(f->body.len, xml.len);
-    cr_assert(memcmp(f->body.data, xml.data, xml.len) == 0);
+    cr_assert_eq(f->len, xml.len);
+    cr_assert(memcmp(f->data, xml.data, xml.len) == 0);
     membuf_free(&xml);
 
     /* index.html loads the data and the player from inside the package, nothing else. */
     f = find("index.html");
-    char *html = xstrndup((const char *)f->body.data, f->body.len);
+    char *html = xstrndup((const char *)f->data, f->len);
     cr_assert(strstr(html, "src=\"" SCORM_DATA_FILE "\""));
     cr_assert(strstr(html, "src=\"player.js\""));
     cr_assert(strstr(html, "src=\"scorm.js\""));
@@ -282,9 +282,9 @@ Test(manifest, the_same_quiz_gives_the_same_files)
     cr_assert_eq(again.files.n, files.files.n);
     for (size_t i = 0; i < files.files.n; i++) {
         cr_assert_str_eq(again.files.items[i].name, files.files.items[i].name);
-        cr_assert_eq(again.files.items[i].body.len, files.files.items[i].body.len);
-        cr_assert(memcmp(again.files.items[i].body.data, files.files.items[i].body.data,
-                         files.files.items[i].body.len) == 0, "%s differs", files.files.items[i].name);
+        cr_assert_eq(again.files.items[i].len, files.files.items[i].len);
+        cr_assert(memcmp(again.files.items[i].data, files.files.items[i].data,
+                         files.files.items[i].len) == 0, "%s differs", files.files.items[i].name);
     }
     emit_files_free(&again);
 }

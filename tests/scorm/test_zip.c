@@ -99,8 +99,8 @@ Test(zip, entries_are_sorted_deflated_and_hold_their_bytes)
         cr_assert_eq((zip_uint64_t)n, st.size);
         for (size_t k = 0; k < fs.files.n; k++)
             if (!strcmp(fs.files.items[k].name, st.name)) {
-                cr_assert_eq(fs.files.items[k].body.len, (size_t)n);
-                cr_assert(memcmp(buf, fs.files.items[k].body.data ? (const char *)fs.files.items[k].body.data : "", (size_t)n) == 0);
+                cr_assert_eq(fs.files.items[k].len, (size_t)n);
+                cr_assert(memcmp(buf, fs.files.items[k].data ? (const char *)fs.files.items[k].data : "", (size_t)n) == 0);
             }
     }
     zip_close(za);

@@ -66,7 +66,7 @@ static void expect_files(zip_t *za, const struct emit_files *fs, const char *whi
         const struct emit_file *f = &fs->files.items[i];
         size_t len;
         unsigned char *p = entry(za, f->name, 0, &len);
-        cr_expect(len == f->body.len && !memcmp(p, f->body.data, len), "%s '%s' is not quizc's file", which, f->name);
+        cr_expect(len == f->len && !memcmp(p, f->data, len), "%s '%s' is not quizc's file", which, f->name);
         free(p);
     }
 }
@@ -104,7 +104,7 @@ Test(zip_packed, a_package_holds_the_packed_bytes_which_are_the_bytes_deflating_
             mod = &fs.files.items[i];
     cr_assert_not_null(mod);
     struct membuf copy = { 0 };
-    membuf_append(&copy, mod->body.data, mod->body.len);
+    membuf_append(&copy, mod->data, mod->len);
     emit_files_add(&fs, "fresh/temml.min.js", copy.data, copy.len);
     struct membuf z = { 0 };
     cr_assert_eq(emit_zip(&fs, &z, d), 0);
