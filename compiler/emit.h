@@ -22,8 +22,8 @@ void membuf_free(struct membuf *b);
 /*
  * A set of files (for packages): names relative to the package root.  A
  * file's bytes are its own copy, a rendered buffer it took, or bytes
- * compiled into quizc, which are used where they are: the player and the
- * labs' module are megabytes, copied for every package they went into.
+ * compiled into quizc, which are used where they are: the player, Temml
+ * and the labs' module are about a megabyte, once copied for every package.
  */
 struct emit_file {
     char *name;                 /* "imsmanifest.xml", "player/app.js", ... */
