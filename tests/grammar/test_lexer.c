@@ -455,7 +455,7 @@ Test(lexer, text_after_a_character_or_escape_across_the_buffer_edge_keeps_its_va
         t += strlen(a);
         memcpy(want + w, b, strlen(b));
         w += strlen(b);
-        cols += i % 4 == 0 ? 1 : i % 4 == 3 ? 3 : 2;
+        cols += (size_t)utf8_width(a, strlen(a));
     }
     want[w] = '\0';
     memcpy(text + t, "\" x", 4);
