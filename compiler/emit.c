@@ -5,18 +5,24 @@
 
 #include "emit.h"
 
-void membuf_append(struct membuf *b, const void *p, size_t n)
+unsigned char *membuf_room(struct membuf *b, size_t n)
 {
-    if (n == 0)
-        return;
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + n + 1)
             cap *= 2;
         b->data = xrealloc(b->data, cap);
         b->cap = cap;
+        b->data[b->len] = '\0';
     }
-    memcpy(b->data + b->len, p, n);
+    return b->data + b->len;
+}
+
+void membuf_append(struct membuf *b, const void *p, size_t n)
+{
+    if (n == 0)
+        return;
+    memcpy(membuf_room(b, n), p, n);
     b->len += n;
     b->data[b->len] = '\0';     /* keeps text output printable as a C string */
 }

@@ -17,6 +17,8 @@ struct membuf {
     size_t len, cap;
 };
 void membuf_append(struct membuf *b, const void *p, size_t n);
+/* Room for n more bytes (and the NUL after them) at b->data + b->len; len is the caller's to advance. */
+unsigned char *membuf_room(struct membuf *b, size_t n);
 void membuf_free(struct membuf *b);
 
 /*

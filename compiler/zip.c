@@ -195,23 +195,15 @@ int emit_zip(const struct emit_files *fs, struct membuf *out, struct diag *d)
         zip_fail(d, "read back", zip_source_error(dst));
         goto free_dst;
     }
-    unsigned char *bytes = xmalloc(st.size + 1);
-    zip_int64_t got = zip_source_read(dst, bytes, st.size);
+    /* Straight into out: a megabyte not copied again. */
+    zip_int64_t got = zip_source_read(dst, membuf_room(out, st.size), st.size);
     zip_source_close(dst);
     if (got < 0 || (zip_uint64_t)got != st.size) {
-        free(bytes);
         zip_fail(d, "read back", zip_source_error(dst));
         goto free_dst;
     }
-    if (out->len == 0) {
-        /* The archive becomes out, with membuf's NUL past it: a megabyte not copied again. */
-        free(out->data);
-        bytes[st.size] = '\0';
-        *out = (struct membuf){ .data = bytes, .len = st.size, .cap = st.size + 1 };
-    } else {
-        membuf_append(out, bytes, st.size);
-        free(bytes);
-    }
+    out->len += st.size;
+    out->data[out->len] = '\0';
     rc = 0;
 free_dst:
     zip_source_free(dst);
