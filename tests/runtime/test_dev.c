@@ -4,7 +4,9 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dev.h"
 
@@ -158,5 +160,25 @@ Test(dev, a_freed_block_is_reused_for_the_same_size_and_counted_only_while_held)
     dev_free(d, c);
     dev_trim(d);
     cr_assert_eq(d->usage.reserved, 0);
+    dev_free_device(d);
+}
+
+Test(dev, a_buffer_of_megabytes_starts_on_a_huge_page_and_is_counted_as_asked)
+{
+    struct dev *d = dev_cpu_new(0);
+    size_t big = ((size_t)3 << 20) + 1, small = 1000;
+    unsigned char *a = dev_alloc(d, big, "activations");
+    unsigned char *b = dev_alloc(d, small, "weights");
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+#if defined(__linux__)
+    cr_assert_eq((uintptr_t)a % ((uintptr_t)2 << 20), 0, "a buffer of 2 MiB or more starts on a 2 MiB edge");
+#endif
+    cr_assert_eq((uintptr_t)b % 64, 0, "a small one on a cache line");
+    memset(a, 0xab, big);                   /* every byte asked for is there (ASan checks the edge) */
+    cr_assert_eq(a[big - 1], 0xab);
+    cr_assert_eq(d->usage.current, big + small, "the bytes asked for, not the pages behind them");
+    dev_free(d, a);
+    dev_free(d, b);
     dev_free_device(d);
 }
