@@ -8,10 +8,12 @@
  *   allreduce  the threads backend's comm_allreduce (float sum, in place)
  *              over 4 KiB-64 MiB, with nccl-tests' algbw and busbw, to set
  *              beside Open MPI's (bench_mpi_allreduce.c); rank r's thread is
- *              pinned to core r, as mpirun --bind-to core pins rank r;
+ *              pinned to core r, as mpirun --bind-to core pins rank r; at
+ *              64 MiB, one thread's memcpy of as many bytes before each trial;
  *   split      a column-parallel GEMM (each rank multiplies by its block of
  *              the weight's columns, then the outputs are all-gathered) against
- *              one OpenBLAS GEMM of the same size with as many threads as ranks;
+ *              one OpenBLAS GEMM of the same size with as many threads as ranks,
+ *              in interleaved pairs;
  *   pipeline   a GPipe step (forward to the last stage, backward to the first)
  *              whose work is empty: what the schedule's hand-offs cost alone.
  *
@@ -41,6 +43,9 @@
 
 /* Timed trials of each measurement; the fastest counts (see each use). */
 #define TRIALS 5
+
+/* Interleaved pairs of the split GEMM and its OpenBLAS reference (odd: a median). */
+#define SPLIT_PAIRS 7
 
 static void die(const char *what)
 {
@@ -115,6 +120,7 @@ static const size_t ar_sizes[NSIZES] = { 4 << 10, 16 << 10, 64 << 10, 256 << 10,
 
 struct ar_rank {
     double time_s[NSIZES][TRIALS];  /* mean time of one call in each trial, this rank */
+    double copy_s[TRIALS];          /* rank 0: one memcpy of the largest size before each of its trials */
     double err[NSIZES];             /* max |result - expected| of the checked call, this rank */
     int iters[NSIZES];
 };
@@ -158,8 +164,24 @@ static int allreduce_body(int rank, int nranks, struct comm *comm, struct dev *d
         int iters = ar_iters(ar_sizes[k]);
         if (dev_fill(dev, DTYPE_F32, buf, count, 0))
             return -1;
+        /* The largest size's reference: before each of its trials rank 0
+         * copies as many bytes with one memcpy (the other ranks wait at the
+         * barrier), so the all-reduce and the copy it is set beside sample
+         * the host within the same second rather than seconds apart. */
+        char *src = NULL, *dst = NULL;
+        if (k == NSIZES - 1 && rank == 0) {
+            src = xmalloc(ar_sizes[k]);
+            dst = xmalloc(ar_sizes[k]);
+            memset(src, 1, ar_sizes[k]);
+            memset(dst, 0, ar_sizes[k]);    /* first touch outside the timing */
+        }
         /* TRIALS trials; main takes the best (the machine's other load only ever slows one). */
         for (int trial = 0; trial < TRIALS; trial++) {
+            if (src) {
+                double c0 = timer_wall();
+                memcpy(dst, src, ar_sizes[k]);
+                out->copy_s[trial] = timer_wall() - c0;
+            }
             if (comm_barrier(comm))
                 return -1;
             double t0 = timer_wall();
@@ -169,6 +191,10 @@ static int allreduce_body(int rank, int nranks, struct comm *comm, struct dev *d
             out->time_s[k][trial] = (timer_wall() - t0) / iters;
         }
         out->iters[k] = iters;
+        if (src && dst[ar_sizes[k] - 1] != 1)
+            die("memcpy copied wrong bytes");
+        free(src);
+        free(dst);
         dev_free(dev, buf);
     }
     return 0;
@@ -297,6 +323,20 @@ static double best_trial(double (*t)[TRIALS], int ranks)
     return best;
 }
 
+/* The median of n figures (n odd), leaving xs as it was. */
+static double median_of(const double *xs, int n)
+{
+    double v[SPLIT_PAIRS > TRIALS ? SPLIT_PAIRS : TRIALS];
+    memcpy(v, xs, (size_t)n * sizeof *v);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v[n / 2];
+}
+
 /* Whether part is one of the comma-separated names in list. */
 static int wanted(const char *list, const char *part)
 {
@@ -365,11 +405,30 @@ int main(int argc, char **argv)
             for (int r = 0; r < ranks; r++)
                 err = fmax(err, ar[r].err[k]);
             double algbw = ar_sizes[k] / t / 1e9, busbw = algbw * 2.0 * (ranks - 1) / ranks;
-            json_array_append_new(rows, json_pack("{s:I, s:i, s:f, s:f, s:f, s:f}", "bytes",
+            json_t *row = json_pack("{s:I, s:i, s:f, s:f, s:f, s:f}", "bytes",
                 (json_int_t)ar_sizes[k], "iters", ar[0].iters[k], "time_us", t * 1e6,
-                "algbw_gbs", algbw, "busbw_gbs", busbw, "max_abs_error", err));
+                "algbw_gbs", algbw, "busbw_gbs", busbw, "max_abs_error", err);
             fprintf(stderr, "allreduce     threads %d ranks %9zu B %10.1f us  algbw %6.2f GB/s  busbw %6.2f GB/s  err %.1e\n",
                     ranks, ar_sizes[k], t * 1e6, algbw, busbw, err);
+            if (k == NSIZES - 1) {
+                /* Each trial against the copy just before it: the host's
+                 * bandwidth has two levels, and the best trial and the best
+                 * copy may come from different ones. */
+                double copy = INFINITY, per_trial[TRIALS];
+                for (int trial = 0; trial < TRIALS; trial++) {
+                    double slowest = 0;
+                    for (int r = 0; r < ranks; r++)
+                        slowest = fmax(slowest, ar[r].time_s[k][trial]);
+                    copy = fmin(copy, ar[0].copy_s[trial]);
+                    per_trial[trial] = ar[0].copy_s[trial] / slowest * 2.0 * (ranks - 1) / ranks;
+                }
+                double vs = median_of(per_trial, TRIALS);
+                json_object_set_new(row, "memcpy_one_thread_gbs", json_real(ar_sizes[k] / copy / 1e9));
+                json_object_set_new(row, "busbw_vs_memcpy", json_real(vs));
+                fprintf(stderr, "allreduce     one thread's memcpy before each trial %6.2f GB/s (best); busbw / memcpy %.2f (median of the trials)\n",
+                        ar_sizes[k] / copy / 1e9, vs);
+            }
+            json_array_append_new(rows, row);
         }
         json_object_set_new(doc, "allreduce_threads", json_pack("{s:i, s:o}", "ranks", ranks, "sizes", rows));
         free(ar);
@@ -387,21 +446,31 @@ int main(int argc, char **argv)
         }
         sa.A = A;
         sa.W = W;
+        /* SPLIT_PAIRS interleaved pairs, each the reference's best of TRIALS
+         * then the split's: the host's speed changes from second to second,
+         * and a pair's two sides share the same few seconds of it.  The
+         * figures are the pairs' medians (split_pairs below). */
         struct dev *one = dev_cpu_new(0);
         int saved = dev_cpu_blas_threads();
-        dev_cpu_set_blas_threads(ranks);
-        double ref_s = INFINITY;
-        for (int rep = 0; rep < TRIALS; rep++) {
-            double t0 = timer_wall();
-            if (dev_gemm(one, DTYPE_F32, false, false, size, size, size, 1.0, A, size, W, size, 0.0, C, size) ||
-                dev_sync(one))
-                die("the reference GEMM failed");
-            ref_s = fmin(ref_s, timer_wall() - t0);
+        double ref_at[SPLIT_PAIRS], split_at[SPLIT_PAIRS], gemm_at[SPLIT_PAIRS];
+        for (int pair = 0; pair < SPLIT_PAIRS; pair++) {
+            dev_cpu_set_blas_threads(ranks);
+            double ref_s = INFINITY;
+            for (int rep = 0; rep < TRIALS; rep++) {
+                double t0 = timer_wall();
+                if (dev_gemm(one, DTYPE_F32, false, false, size, size, size, 1.0, A, size, W, size, 0.0, C, size) ||
+                    dev_sync(one))
+                    die("the reference GEMM failed");
+                ref_s = fmin(ref_s, timer_wall() - t0);
+            }
+            dev_cpu_set_blas_threads(saved);
+            if (cpu->launch(ranks, split_body, &sa))
+                die("the split GEMM run failed");
+            ref_at[pair] = ref_s;
+            split_at[pair] = best_trial(sa.step_s, ranks);
+            gemm_at[pair] = best_trial(sa.gemm_s, ranks);
         }
-        dev_cpu_set_blas_threads(saved);
         dev_free_device(one);
-        if (cpu->launch(ranks, split_body, &sa))
-            die("the split GEMM run failed");
         /* The gathered output holds rank r's columns as an M x cols_r block.  The
          * error is relative to the product's largest element: the two GEMMs sum
          * in different orders, and an element that nearly cancels would make a
@@ -418,14 +487,18 @@ int main(int argc, char **argv)
                 }
         }
         double maxrel = maxdiff / maxref;
-        double flop = 2.0 * size * size * size, split_s = best_trial(sa.step_s, ranks),
-               gemm_s = best_trial(sa.gemm_s, ranks);
+        json_t *pairs = json_array();
+        for (int pair = 0; pair < SPLIT_PAIRS; pair++)
+            json_array_append_new(pairs, json_pack("{s:f, s:f, s:f}", "openblas_s", ref_at[pair],
+                "split_s", split_at[pair], "split_gemm_only_s", gemm_at[pair]));
+        double flop = 2.0 * size * size * size, ref_s = median_of(ref_at, SPLIT_PAIRS),
+               split_s = median_of(split_at, SPLIT_PAIRS), gemm_s = median_of(gemm_at, SPLIT_PAIRS);
         json_object_set_new(doc, "tensor_split", json_pack(
-            "{s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f}",
+            "{s:s, s:i, s:i, s:i, s:i, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
             "mode", "column-parallel GEMM + all-gather", "m", size, "n", size, "k", size, "ranks", ranks,
             "dtype", "fp32", "openblas_s", ref_s, "openblas_gflops", flop / ref_s / 1e9,
             "split_s", split_s, "split_gflops", flop / split_s / 1e9, "split_gemm_only_s", gemm_s,
-            "max_rel_error_vs_openblas", maxrel));
+            "max_rel_error_vs_openblas", maxrel, "split_pairs", pairs));
         fprintf(stderr, "tensor split  %dx%dx%d fp32  OpenBLAS %d threads %7.1f GFLOP/s   %d ranks %7.1f GFLOP/s (GEMM alone %7.1f)  rel err %.1e\n",
                 size, size, size, ranks, flop / ref_s / 1e9, ranks, flop / split_s / 1e9, flop / gemm_s / 1e9, maxrel);
         free(A);

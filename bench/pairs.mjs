@@ -8,7 +8,8 @@
 // median.  Pairs come from DIR's raw figures as run.sh writes them:
 //   check    gift_parse_I.json's parse_s / the mean wall time of
 //            quizc_check_I_1..K.json, the runs around that parse
-//   compile  xmllint_stream_I.json's wall_s / quizc_compile_I.json's wall_s
+//   compile  the mean wall time of xmllint_stream_I_1..K.json / that of
+//            quizc_compile_I_1..K.json, the two run in turn
 //   allreduce the smallest, over the sizes both measured, of
 //            allreduce_threads_I.json's busbw / allreduce_mpi_I.json's busbw
 //            (bench_labs.c and bench_mpi_allreduce.c)
@@ -40,8 +41,8 @@ export const ok = (rs) => {
     return rs;
 };
 
-// Pair i's quizc figure: the mean of its runs prefix_i_1, prefix_i_2, ... (their
-// peak RSS, the largest).  A parse of a quarter of a minute is one long sample of
+// Pair i's figure for one side: the mean of its runs prefix_i_1, prefix_i_2, ...
+// (their peak RSS, the largest).  A parse of a quarter of a minute is one long sample of
 // the host's speed; a mean over many short runs around it samples the same host
 // (a middle of three runs took it at one moment, and moved with it).
 export const meanOf = (dir, prefix) => {
@@ -66,7 +67,7 @@ export const checkPairs = (dir) => {
     return { quizc, gift, ratios: zip(quizc, gift, (c, g) => g.parse_s / c.wall_s) };
 };
 export const compilePairs = (dir) => {
-    const quizc = ok(runs(dir, "quizc_compile")), xmllint = ok(runs(dir, "xmllint_stream"));
+    const quizc = meanOf(dir, "quizc_compile"), xmllint = meanOf(dir, "xmllint_stream");
     return { quizc, xmllint, ratios: zip(quizc, xmllint, (c, x) => x.wall_s / c.wall_s) };
 };
 

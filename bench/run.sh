@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 out=$1 quizc=$2 labrun=$3 bin=$4 web_module=${5:-}
 pairs=${PAIRS:-5} pairs_max=${PAIRS_MAX:-11} questions=${QUESTIONS:-100000}
-check_runs=${CHECK_RUNS:-10}
+check_runs=${CHECK_RUNS:-10} compile_runs=${COMPILE_RUNS:-3}
 mkdir -p "$out"
 runstat=$bin/runstat
 
@@ -89,15 +89,23 @@ for ((i = 1; ; i++)); do
     enough check "$i" && break
 done
 # The full compile to course.xml against libxml2 reading that same document;
-# each pair's compile after a first one of its own, as above.  A pair
+# each pair's compiles after a first one of its own, as above.  A pair
 # starts with nothing on its way to the disk (sync), so that it does not
 # share the disk with the writeback of the pairs before it.
+#
+# The host runs either side at one of two speeds, some 1.6 times apart, and
+# changes between them from second to second: one compile beside one
+# xmllint gave pair ratios from 0.72 to 2.29 in one run
+# (doc/performance.md).  So a pair alternates COMPILE_RUNS (default 3) of
+# each, compile then xmllint, and its ratio is their means' (pairs.mjs).
 for ((i = 1; ; i++)); do
-    say "pair $i: quizc -o course.xml (a first run, then one), xmllint --stream --noout course.xml"
+    say "pair $i: quizc -o course.xml (a first run), then $compile_runs times quizc -o course.xml and xmllint --stream --noout course.xml"
     sync
     "$runstat" -q -o "$out/quizc_compile_first_$i.json" -- "$quizc" "$out/bank.qz" -o "$out/course.xml"
-    "$runstat" -q -o "$out/quizc_compile_$i.json" -- "$quizc" "$out/bank.qz" -o "$out/course.xml"
-    "$runstat" -q -o "$out/xmllint_stream_$i.json" -- xmllint --stream --noout "$out/course.xml"
+    for ((k = 1; k <= compile_runs; k++)); do
+        "$runstat" -q -o "$out/quizc_compile_${i}_$k.json" -- "$quizc" "$out/bank.qz" -o "$out/course.xml"
+        "$runstat" -q -o "$out/xmllint_stream_${i}_$k.json" -- xmllint --stream --noout "$out/course.xml"
+    done
     enough compile "$i" && break
 done
 # Peak memory on the English-only bank and on banks of other shapes
@@ -159,12 +167,12 @@ ranks=$(nproc)
 # interleaved pairs as the compiler's ratios (a pair's figure is its worst
 # size, pairs.mjs).  Rank r runs on core r on both sides: mpirun binds each
 # process to a core, bench_labs pins each rank's thread the same way.  The
-# threads side measures one thread's memcpy first, the reference of its
-# 64 MiB busbw (report.mjs).
+# threads side's 64 MiB trials each follow one thread's memcpy of 64 MiB,
+# the reference of its 64 MiB busbw (report.mjs).
 rm -f "$out"/allreduce_threads_* "$out"/allreduce_mpi_*
 for ((i = 1; ; i++)); do
     say "pair $i: threads all-reduce, Open MPI MPI_Allreduce, $ranks ranks"
-    "$bin/bench_labs" -o "$out/allreduce_threads_$i.json" --only memcpy,allreduce --ranks "$ranks"
+    "$bin/bench_labs" -o "$out/allreduce_threads_$i.json" --only allreduce --ranks "$ranks"
     mpirun --allow-run-as-root --oversubscribe --bind-to core -np "$ranks" "$bin/bench_mpi_allreduce" \
         -o "$out/allreduce_mpi_$i.json"
     enough allreduce "$i" && break
