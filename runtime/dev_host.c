@@ -18,8 +18,8 @@ void *dev_host_alloc(struct dev *d, size_t bytes)
     void *p = NULL;
 #if defined(MADV_HUGEPAGE) && !defined(__EMSCRIPTEN__)
     /* Tensors of megabytes are streamed through whole: with 4 KiB pages
-     * every 4 KiB costs a TLB miss, and the 64 MiB all-reduce moved 30 %
-     * fewer bytes a second (doc/performance.md).  Where the kernel leaves
+     * every 4 KiB costs a TLB miss, and the 64 MiB all-reduce moved a
+     * quarter fewer bytes a second (doc/profiling.md).  Where the kernel leaves
      * transparent huge pages to madvise, ask; where it gives none, the
      * advice fails and the buffer keeps small pages.  (WebAssembly's linear
      * memory has no pages to ask for.) */
