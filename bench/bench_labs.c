@@ -395,12 +395,12 @@ int main(int argc, char **argv)
         json_t *rows = json_array();
         for (int k = 0; k < NSIZES; k++) {
             /* As bench_mpi_allreduce does: each trial counts its slowest rank, the best trial counts. */
-            double t = INFINITY, err = 0;
+            double t = INFINITY, err = 0, slowest[TRIALS];
             for (int trial = 0; trial < TRIALS; trial++) {
-                double slowest = 0;
+                slowest[trial] = 0;
                 for (int r = 0; r < ranks; r++)
-                    slowest = fmax(slowest, ar[r].time_s[k][trial]);
-                t = fmin(t, slowest);
+                    slowest[trial] = fmax(slowest[trial], ar[r].time_s[k][trial]);
+                t = fmin(t, slowest[trial]);
             }
             for (int r = 0; r < ranks; r++)
                 err = fmax(err, ar[r].err[k]);
@@ -416,11 +416,8 @@ int main(int argc, char **argv)
                  * copy may come from different ones. */
                 double copy = INFINITY, per_trial[TRIALS];
                 for (int trial = 0; trial < TRIALS; trial++) {
-                    double slowest = 0;
-                    for (int r = 0; r < ranks; r++)
-                        slowest = fmax(slowest, ar[r].time_s[k][trial]);
                     copy = fmin(copy, ar[0].copy_s[trial]);
-                    per_trial[trial] = ar[0].copy_s[trial] / slowest * 2.0 * (ranks - 1) / ranks;
+                    per_trial[trial] = ar[0].copy_s[trial] / slowest[trial] * 2.0 * (ranks - 1) / ranks;
                 }
                 double vs = median_of(per_trial, TRIALS);
                 json_object_set_new(row, "memcpy_one_thread_gbs", json_real(ar_sizes[k] / copy / 1e9));
