@@ -21,7 +21,7 @@ struct mailbox {
     struct mailq q;                 /* messages in arrival order */
 };
 
-/* An all-reduce of at most this many bytes goes in one hand-off (comm_threads_ar.c). */
+/* With more ranks than cores, an all-reduce of at most this many bytes goes in one hand-off (comm_threads_ar.c). */
 #define AR_EAGER_BYTES ((size_t)32 << 10)
 
 /* One rank's progress through its all-reduces, alone on its cache line, and its staged inputs. */

@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "comm.h"
+#include "timer.h"
 
 static const size_t sizes[] = { 0, 1, 2, 7, 13, 64, 1001 };
 #define NSIZES (sizeof sizes / sizeof sizes[0])
@@ -291,10 +292,28 @@ static int bits_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
     return rc;
 }
 
-Test(comm, allreduce_gives_the_bits_of_the_message_ring_at_every_size)
+/*
+ * The threads backend's all-reduce goes two ways: when every rank has a core
+ * its waits spin and it runs the ring; with more ranks than cores they sleep,
+ * and calls of up to 32 KiB stage their inputs instead.  Each test below runs
+ * once as the machine gives cores and once with every rank on one core, so
+ * both ways run on any machine.
+ */
+static void *on_cores(int one)
+{
+    if (!one)
+        return NULL;
+    void *saved = timer_pin();  /* this thread on one core; the ranks it starts inherit it */
+    cr_assert_not_null(saved, "cannot pin the test to one core");
+    return saved;
+}
+
+/* Every size and rank count, both types, against nccl-sim's ring; `one`: every rank on one core. */
+static void bits_at_every_size(int one)
 {
     /* Elements: staged whole (up to 32 KiB), within one piece (256 KiB a block) and over several. */
     const size_t counts[] = { 1, 5, 1000, 4096, 8192, 8193, 200003 };
+    void *saved = on_cores(one);
     for (int n = 2; n <= 8; n++)
         for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
             for (int t = 0; t < 2; t++) {
@@ -304,12 +323,20 @@ Test(comm, allreduce_gives_the_bits_of_the_message_ring_at_every_size)
                 cr_assert_eq(backend_nccl_sim.launch(n, bits_body, &b), 0);
                 size_t bytes = a.count * dtype_size(a.t);
                 for (int r = 0; r < n; r++) {
-                    cr_expect(memcmp(a.out[r], b.out[r], bytes) == 0, "ranks %d, %zu %s: rank %d's sums differ from the ring's",
-                              n, a.count, dtype_name(a.t), r);
+                    cr_expect(memcmp(a.out[r], b.out[r], bytes) == 0,
+                              "ranks %d%s, %zu %s: rank %d's sums differ from the ring's", n,
+                              one ? " on one core" : "", a.count, dtype_name(a.t), r);
                     free(a.out[r]);
                     free(b.out[r]);
                 }
             }
+    timer_unpin(saved);
+}
+
+Test(comm, allreduce_gives_the_bits_of_the_message_ring_at_every_size)
+{
+    bits_at_every_size(0);
+    bits_at_every_size(1);
 }
 
 /*
@@ -343,9 +370,15 @@ static int changing_body(int rank, int n, struct comm *c, struct dev *d, void *a
 
 Test(comm, allreduces_of_changing_sizes_in_a_row_each_give_the_sum)
 {
-    for (int n = 2; n <= 5; n++) {
-        atomic_int wrong = 0;
-        cr_assert_eq(backend_cpu.launch(n, changing_body, &wrong), 0, "%d ranks", n);
-        cr_expect_eq(atomic_load(&wrong), 0, "%d ranks: %d calls gave another sum", n, atomic_load(&wrong));
+    for (int one = 0; one < 2; one++) {
+        void *saved = on_cores(one);
+        for (int n = 2; n <= 5; n++) {
+            atomic_int wrong = 0;
+            const char *where = one ? " on one core" : "";
+            cr_assert_eq(backend_cpu.launch(n, changing_body, &wrong), 0, "%d ranks%s", n, where);
+            cr_expect_eq(atomic_load(&wrong), 0, "%d ranks%s: %d calls gave another sum", n, where,
+                         atomic_load(&wrong));
+        }
+        timer_unpin(saved);
     }
 }
