@@ -24,12 +24,16 @@ struct mailbox {
 /* With more ranks than cores, an all-reduce of at most this many bytes goes in one hand-off (comm_threads_ar.c). */
 #define AR_EAGER_BYTES ((size_t)32 << 10)
 
-/* One rank's progress through its all-reduces, alone on its cache line, and its staged inputs. */
+/*
+ * One rank's progress through its all-reduces, alone on its cache line, and
+ * its staged inputs.  `sleeping` has a line of its own: the neighbours read
+ * it after every step, and it changes only when the rank goes to sleep.
+ */
 struct ar_slot {
     _Alignas(64) atomic_ulong done; /* steps this rank has finished, over all its all-reduces */
     _Atomic(char *) buf;            /* the buffer of its all-reduce in progress */
     atomic_size_t bytes;            /* and its size (every rank's must be the same) */
-    atomic_int sleeping;            /* it waits on its mailbox's condition for a neighbour's step */
+    _Alignas(64) atomic_int sleeping;   /* it waits on its mailbox's condition for a neighbour's step */
     _Alignas(64) unsigned long eager;   /* its one-hand-off all-reduces so far (its own thread's) */
     atomic_size_t staged[2];            /* the bytes staged in each area (a rank may be a call ahead) */
     _Alignas(64) char stage[2][AR_EAGER_BYTES];  /* their inputs, the even calls' and the odd calls' */

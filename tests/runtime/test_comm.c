@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 #include "comm.h"
@@ -378,6 +379,50 @@ Test(comm, allreduces_of_changing_sizes_in_a_row_each_give_the_sum)
             cr_assert_eq(backend_cpu.launch(n, changing_body, &wrong), 0, "%d ranks%s", n, where);
             cr_expect_eq(atomic_load(&wrong), 0, "%d ranks%s: %d calls gave another sum", n, where,
                          atomic_load(&wrong));
+        }
+        timer_unpin(saved);
+    }
+}
+
+/*
+ * A rank that arrives late, in turn: the others spin for a while, then
+ * sleep, and the late rank's first step must wake them (a wake-up lost
+ * between the sleeper and the rank it waits for would hang the test).
+ */
+static int late_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
+{
+    (void)d;
+    atomic_int *wrong = arg;
+    static const size_t counts[] = { 1024, 300000 };
+    float *buf = malloc(300000 * sizeof *buf);
+    int rc = 0;
+    for (int call = 0; rc == 0 && call < 40; call++) {
+        size_t count = counts[call % 2];
+        for (size_t i = 0; i < count; i++)
+            buf[i] = (float)(rank + 1);
+        if (call % n == rank) {
+            struct timespec late = { 0, 2000000 };  /* 2 ms: far past a wait's spin */
+            nanosleep(&late, NULL);
+        }
+        rc = comm_allreduce(c, buf, count, DTYPE_F32);
+        for (size_t i = 0; rc == 0 && i < count; i++)
+            if (buf[i] != (float)(n * (n + 1) / 2)) {
+                atomic_fetch_add(wrong, 1);
+                break;
+            }
+    }
+    free(buf);
+    return rc;
+}
+
+Test(comm, a_rank_that_sleeps_while_it_waits_is_woken_by_the_late_rank, .timeout = 60)
+{
+    for (int one = 0; one < 2; one++) {
+        void *saved = on_cores(one);
+        for (int n = 2; n <= 3; n++) {
+            atomic_int wrong = 0;
+            cr_assert_eq(backend_cpu.launch(n, late_body, &wrong), 0, "%d ranks", n);
+            cr_expect_eq(atomic_load(&wrong), 0, "%d ranks: %d calls gave another sum", n, atomic_load(&wrong));
         }
         timer_unpin(saved);
     }
