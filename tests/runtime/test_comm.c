@@ -369,19 +369,28 @@ static int changing_body(int rank, int n, struct comm *c, struct dev *d, void *a
     return rc;
 }
 
-Test(comm, allreduces_of_changing_sizes_in_a_row_each_give_the_sum)
+/*
+ * rank_fn on 2 to nmax ranks of the cpu backend, as the machine gives cores
+ * and with every rank on one core; it counts the calls whose sums were wrong.
+ */
+static void sums_both_ways(int (*rank_fn)(int, int, struct comm *, struct dev *, void *), int nmax)
 {
     for (int one = 0; one < 2; one++) {
         void *saved = on_cores(one);
-        for (int n = 2; n <= 5; n++) {
+        for (int n = 2; n <= nmax; n++) {
             atomic_int wrong = 0;
             const char *where = one ? " on one core" : "";
-            cr_assert_eq(backend_cpu.launch(n, changing_body, &wrong), 0, "%d ranks%s", n, where);
+            cr_assert_eq(backend_cpu.launch(n, rank_fn, &wrong), 0, "%d ranks%s", n, where);
             cr_expect_eq(atomic_load(&wrong), 0, "%d ranks%s: %d calls gave another sum", n, where,
                          atomic_load(&wrong));
         }
         timer_unpin(saved);
     }
+}
+
+Test(comm, allreduces_of_changing_sizes_in_a_row_each_give_the_sum)
+{
+    sums_both_ways(changing_body, 5);
 }
 
 /*
@@ -419,15 +428,5 @@ static int late_body(int rank, int n, struct comm *c, struct dev *d, void *arg)
 
 Test(comm, a_rank_that_sleeps_while_it_waits_is_woken_by_the_late_rank, .timeout = 60)
 {
-    for (int one = 0; one < 2; one++) {
-        void *saved = on_cores(one);
-        for (int n = 2; n <= 3; n++) {
-            atomic_int wrong = 0;
-            const char *where = one ? " on one core" : "";
-            cr_assert_eq(backend_cpu.launch(n, late_body, &wrong), 0, "%d ranks%s", n, where);
-            cr_expect_eq(atomic_load(&wrong), 0, "%d ranks%s: %d calls gave another sum", n, where,
-                         atomic_load(&wrong));
-        }
-        timer_unpin(saved);
-    }
+    sums_both_ways(late_body, 3);
 }
